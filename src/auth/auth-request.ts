@@ -1,0 +1,67 @@
+import type { KyInstance } from 'ky';
+import type { Clock } from '../core/clock.js';
+import { AuthApiError } from '../core/errors.js';
+import { headersToRecord, readBody, sendRequest } from '../core/http.js';
+import { parseRateLimit } from '../core/rate-limit.js';
+import { redact } from '../core/redaction.js';
+import { type RetryPolicy, withRetry } from '../core/retry.js';
+import { type Schema, validateResponse } from '../core/validation.js';
+
+/** What every call to the Authentication API shares: its HTTP client, retry policy, clock and timeout. */
+export interface AuthApiContext {
+  /** A ky instance whose prefix is the tenant's origin (`https://{domain}`). */
+  readonly http: KyInstance;
+  readonly retry: RetryPolicy;
+  readonly clock: Clock;
+  readonly timeoutMs: number;
+}
+
+/** One call to the Authentication API. */
+export interface AuthApiCall<T> {
+  readonly method: 'GET' | 'POST';
+  /** Below the origin, without a leading slash, e.g. `oauth/token`. */
+  readonly path: string;
+  /** Builds the body and headers of one attempt (so that assertions are fresh on a retry). */
+  readonly prepare?: () => Promise<{ body?: { form: URLSearchParams } | { json: unknown }; headers?: Record<string, string> }>;
+  readonly schema: Schema<T>;
+  /** Credentials in flight, scrubbed from any error text the server sends back. */
+  readonly secrets?: () => readonly string[];
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+/**
+ * Sends one Authentication API call through the retry loop: 429 is retried for
+ * every method (waiting for `X-RateLimit-Reset`); non-2xx becomes `AuthApiError`
+ * (`error`, `error_description` of the body); a 2xx body is checked against `schema`.
+ */
+export function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
+  const attempt = async (): Promise<T> => {
+    const { body, headers } = (await call.prepare?.()) ?? {};
+    const response = await sendRequest(context.http, {
+      method: call.method,
+      path: call.path,
+      body,
+      headers,
+      timeoutMs: call.timeoutMs ?? context.timeoutMs,
+      signal: call.signal,
+    });
+    const responseBody = redact(await readBody(response), call.secrets?.() ?? []);
+    if (!response.ok) throw toAuthApiError(response, responseBody);
+    return validateResponse(call.schema, responseBody);
+  };
+  return withRetry(attempt, { policy: context.retry, clock: context.clock, idempotent: call.method === 'GET', signal: call.signal });
+}
+
+function toAuthApiError(response: Response, body: unknown): AuthApiError {
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return new AuthApiError({
+    status: response.status,
+    error: text(fields.error) ?? text(fields.code) ?? (response.statusText || `HTTP ${response.status}`),
+    errorDescription: text(fields.error_description) ?? text(fields.description) ?? text(fields.message),
+    body,
+    headers: headersToRecord(response.headers),
+    rateLimit: parseRateLimit(response.headers),
+  });
+}

@@ -1,0 +1,34 @@
+import type { ClientAuthentication } from './types.js';
+
+/** Client id and secret in the form body (`client_secret_post`, "Post" in spec section 5.2). */
+export function clientSecretPost(clientId: string, clientSecret: string): ClientAuthentication {
+  return {
+    method: 'client_secret_post',
+    secrets: [clientSecret],
+    apply: ({ body }) => {
+      body.set('client_id', clientId);
+      body.set('client_secret', clientSecret);
+    },
+  };
+}
+
+/**
+ * `Authorization: Basic base64(urlencode(id):urlencode(secret))` (`client_secret_basic`,
+ * "Basic" in spec section 5.2). Both parts are form-urlencoded first, as RFC 6749
+ * §2.3.1 requires, so ids with `:` or non-ASCII characters survive.
+ */
+export function clientSecretBasic(clientId: string, clientSecret: string): ClientAuthentication {
+  const credentials = btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`);
+  return {
+    method: 'client_secret_basic',
+    secrets: [clientSecret, credentials],
+    apply: ({ headers }) => {
+      headers.authorization = `Basic ${credentials}`;
+    },
+  };
+}
+
+/** `application/x-www-form-urlencoded` encoding of one value (the result is ASCII). */
+function formEncode(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}

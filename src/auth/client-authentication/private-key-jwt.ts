@@ -1,0 +1,61 @@
+import { type CryptoKey, importJWK, importPKCS8, type JWK, SignJWT } from 'jose';
+import type { ClientAuthentication } from './types.js';
+
+/** A private key for signing client assertions: PKCS#8 PEM text, a WebCrypto `CryptoKey`, or a private JWK. */
+export type ClientAssertionSigningKey = string | CryptoKey | JWK;
+
+/** Algorithms accepted for client assertions. */
+export const CLIENT_ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+/** One of {@link CLIENT_ASSERTION_ALGORITHMS}. */
+export type ClientAssertionSigningAlg = (typeof CLIENT_ASSERTION_ALGORITHMS)[number];
+
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+const ASSERTION_LIFETIME_SECONDS = 60;
+
+/**
+ * `private_key_jwt`: a JWT signed with the client's key, sent as `client_assertion`
+ * with `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer`.
+ * Claims: `iss` = `sub` = client id, `aud` = the tenant's issuer `https://{domain}/`,
+ * `iat`, `exp` 60 s later and a random `jti`, so every attempt sends a new assertion.
+ * Kept in its own module so browser bundles that do not use it never load jose.
+ */
+export function privateKeyJwt(
+  clientId: string,
+  signingKey: ClientAssertionSigningKey,
+  alg: ClientAssertionSigningAlg = 'RS256',
+  now: () => number = Date.now,
+): ClientAuthentication {
+  let key: Promise<CryptoKey | Uint8Array> | undefined;
+  const secrets: string[] = [];
+  return {
+    method: 'private_key_jwt',
+    secrets,
+    apply: async ({ body }, issuer) => {
+      key ??= importSigningKey(signingKey, alg);
+      const issuedAt = Math.floor(now() / 1000);
+      const assertion = await new SignJWT({})
+        .setProtectedHeader({ alg, typ: 'JWT' })
+        .setIssuer(clientId)
+        .setSubject(clientId)
+        .setAudience(issuer)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + ASSERTION_LIFETIME_SECONDS)
+        .setJti(crypto.randomUUID())
+        .sign(await key);
+      secrets.splice(0, secrets.length, assertion);
+      body.set('client_id', clientId);
+      body.set('client_assertion_type', ASSERTION_TYPE);
+      body.set('client_assertion', assertion);
+    },
+  };
+}
+
+async function importSigningKey(key: ClientAssertionSigningKey, alg: ClientAssertionSigningAlg): Promise<CryptoKey | Uint8Array> {
+  if (typeof key === 'string') return importPKCS8(key, alg);
+  if (isCryptoKey(key)) return key;
+  return importJWK(key, alg);
+}
+
+function isCryptoKey(key: CryptoKey | JWK): key is CryptoKey {
+  return typeof (key as CryptoKey).algorithm === 'object' && typeof (key as CryptoKey).usages !== 'undefined';
+}

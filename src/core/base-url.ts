@@ -1,0 +1,56 @@
+import { ConfigurationError } from './errors.js';
+
+/** Where a client sends its requests: the API's base URL and the tenant's origin (for `/oauth/token`). */
+export interface Endpoint {
+  /** e.g. `https://acme.example.com/api/v2` (no trailing slash). */
+  readonly baseUrl: string;
+  /** e.g. `https://acme.example.com` */
+  readonly origin: string;
+}
+
+/**
+ * Turns `domain` (a bare host, or `https://host`) or `baseUrl` into an {@link Endpoint}.
+ * `http:` is accepted only for loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`),
+ * so that credentials never cross a network in clear text.
+ */
+export function resolveEndpoint(options: { domain?: string; baseUrl?: string }, apiPath: string): Endpoint {
+  const { domain, baseUrl } = options;
+  if (domain !== undefined && baseUrl !== undefined) {
+    throw new ConfigurationError('Pass either `domain` or `baseUrl`, not both');
+  }
+  if (baseUrl !== undefined) {
+    const url = parseUrl(baseUrl, 'baseUrl');
+    return { baseUrl: url.href.replace(/\/+$/, ''), origin: url.origin };
+  }
+  if (typeof domain !== 'string' || domain.trim() === '') {
+    throw new ConfigurationError('`domain` (the tenant host name) or `baseUrl` is required');
+  }
+  const url = parseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(domain) ? domain : `https://${domain}`, 'domain');
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigurationError('`domain` must be a host name such as "acme.example.com", without a path');
+  }
+  return { baseUrl: `${url.origin}${apiPath}`, origin: url.origin };
+}
+
+function parseUrl(value: string, option: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigurationError(`\`${option}\` is not a valid URL or host name`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigurationError(`\`${option}\` must not contain credentials`);
+  }
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return url;
+  if (url.protocol === 'http:') {
+    throw new ConfigurationError(`\`${option}\` may use http: only for a loopback host (localhost, 127.0.0.0/8, [::1]); use https:`);
+  }
+  throw new ConfigurationError(`\`${option}\` must be an https: URL`);
+}
+
+/** Whether a URL host name is the local machine: `localhost`, `127.0.0.0/8` or `[::1]`. */
+export function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}

@@ -1,0 +1,249 @@
+import type { RateLimit } from './rate-limit.js';
+
+/** One problem found by a schema: where (`path`), what kind (`code`) and a readable `message`. */
+export interface ValidationIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+}
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The base class of every error this SDK throws.
+ *
+ * Messages, `toJSON()`, `util.inspect` output and stacks of these errors never
+ * hold a client secret, a client assertion or a token: errors are built only
+ * from public data (status, the server's error body, header values that are
+ * not credentials), and `cause` is never an object that holds a request.
+ */
+export class IdPlatformError extends Error {
+  override name = 'IdPlatformError';
+
+  /** A plain object of the error's public fields, safe to log. */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = { name: this.name, message: this.message };
+    for (const [key, value] of Object.entries(this)) {
+      if (key !== 'name' && key !== 'cause') json[key] = value;
+    }
+    if (this.cause instanceof IdPlatformError) json.cause = this.cause.toJSON();
+    else if (this.cause instanceof Error) json.cause = { name: this.cause.name, message: this.cause.message };
+    return json;
+  }
+
+  /** `util.inspect` shows the same public fields as `toJSON()`, plus the stack. */
+  [inspectSymbol](): string {
+    return `${this.stack ?? `${this.name}: ${this.message}`}\n${JSON.stringify(this.toJSON(), null, 2)}`;
+  }
+}
+
+/** The client's options are wrong or incomplete; thrown by constructors, before any request. */
+export class ConfigurationError extends IdPlatformError {
+  override name = 'ConfigurationError';
+}
+
+/** A parameter broke a documented rule; nothing was sent. `issues` lists every problem found. */
+export class RequestValidationError extends IdPlatformError {
+  override name = 'RequestValidationError';
+  /** Every rule the parameters broke, zod-style (`code`, `path`, `message`). */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(issues: readonly ValidationIssue[]) {
+    super(`Invalid request parameters: ${describeIssues(issues)}`);
+    this.issues = issues;
+  }
+}
+
+/** A 2xx response body did not match its schema (turn checks off with `validateResponses: false`). */
+export class ResponseValidationError extends IdPlatformError {
+  override name = 'ResponseValidationError';
+  /** Every way the body broke the schema. */
+  readonly issues: readonly ValidationIssue[];
+  /** The body as received (parsed JSON, or the raw text when it was not JSON). */
+  readonly body: unknown;
+
+  constructor(issues: readonly ValidationIssue[], body: unknown) {
+    super(`The response body does not match its schema: ${describeIssues(issues)}`);
+    this.issues = issues;
+    this.body = body;
+  }
+}
+
+/** What the transport knows about a failed HTTP exchange with the Management API. */
+export interface ApiErrorDetails {
+  readonly status: number;
+  readonly error: string;
+  readonly message: string;
+  readonly errorCode: string | undefined;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly rateLimit: RateLimit | undefined;
+  readonly method: string;
+  readonly path: string;
+}
+
+/** A non-2xx answer of the Management API; its body `{ statusCode, error, message, errorCode }` is parsed into fields. */
+export class ApiError extends IdPlatformError {
+  override name = 'ApiError';
+  /** HTTP status code. */
+  readonly status: number;
+  /** The body's `error` (e.g. `Bad Request`), or the status text. */
+  readonly error: string;
+  /** The body's `errorCode` (e.g. `invalid_paging`), when the server sent one. */
+  readonly errorCode: string | undefined;
+  /** The body as received: parsed JSON, or the raw text. */
+  readonly body: unknown;
+  /** The response headers (lower-case names). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `X-RateLimit-*` of the response, when present. */
+  readonly rateLimit: RateLimit | undefined;
+  /** HTTP method of the request. */
+  readonly method: string;
+  /** Path of the request below the base URL, without the query. */
+  readonly path: string;
+
+  constructor(details: ApiErrorDetails) {
+    super(details.message);
+    this.status = details.status;
+    this.error = details.error;
+    this.errorCode = details.errorCode;
+    this.body = details.body;
+    this.headers = details.headers;
+    this.rateLimit = details.rateLimit;
+    this.method = details.method;
+    this.path = details.path;
+  }
+}
+
+/** 400: the server refused the request (invalid query, paging past 1000 records, …). */
+export class BadRequestError extends ApiError {
+  override name = 'BadRequestError';
+}
+/** 401: the token is missing, expired, badly signed, or the client is not global. */
+export class UnauthorizedError extends ApiError {
+  override name = 'UnauthorizedError';
+}
+/** 403: the token lacks the operation's scope. */
+export class ForbiddenError extends ApiError {
+  override name = 'ForbiddenError';
+}
+/** 404: the resource (e.g. the organization) does not exist. */
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+/** 429: too many requests; `rateLimit.reset` says when the bucket refills. */
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+}
+/** 5xx: a fault on the service side. */
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+}
+
+/** Builds the `ApiError` subclass that matches the status. */
+export function createApiError(details: ApiErrorDetails): ApiError {
+  const { status } = details;
+  if (status === 400) return new BadRequestError(details);
+  if (status === 401) return new UnauthorizedError(details);
+  if (status === 403) return new ForbiddenError(details);
+  if (status === 404) return new NotFoundError(details);
+  if (status === 429) return new RateLimitError(details);
+  if (status >= 500) return new ServerError(details);
+  return new ApiError(details);
+}
+
+/** The token's `scope` claim lacks the scope the operation documents; nothing was sent. */
+export class InsufficientScopeError extends IdPlatformError {
+  override name = 'InsufficientScopeError';
+  /** The scope the operation needs. */
+  readonly required: string;
+  /** The scopes the token holds. */
+  readonly granted: readonly string[];
+
+  constructor(required: string, granted: readonly string[]) {
+    super(`The access token lacks the scope "${required}" that this operation requires (granted: ${granted.join(' ') || 'none'})`);
+    this.required = required;
+    this.granted = granted;
+  }
+}
+
+/**
+ * An iterator reached the end of the records the API lets a client page through
+ * (the first 1000) while the server holds more. Every reachable record was yielded
+ * first. Pass `onLimit: 'stop'` to stop quietly instead, or narrow the query.
+ */
+export class PagingLimitError extends IdPlatformError {
+  override name = 'PagingLimitError';
+  /** How many records were reachable (and yielded). */
+  readonly reachable: number;
+
+  constructor(reachable: number) {
+    super(
+      `Only the first ${reachable} records can be paged through and the server holds more; ` +
+        "narrow the query, or pass onLimit: 'stop' to stop quietly at the limit",
+    );
+    this.reachable = reachable;
+  }
+}
+
+/** One attempt took longer than `timeoutMs`. */
+export class TimeoutError extends IdPlatformError {
+  override name = 'TimeoutError';
+}
+
+/** The request could not be sent or its response not read (DNS, connection, TLS, CORS…). `cause` holds the runtime's error. */
+export class NetworkError extends IdPlatformError {
+  override name = 'NetworkError';
+}
+
+/** What the transport knows about a failed exchange with the Authentication API. */
+export interface AuthApiErrorDetails {
+  readonly status: number;
+  readonly error: string;
+  readonly errorDescription: string | undefined;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly rateLimit: RateLimit | undefined;
+}
+
+/** A non-2xx answer of the Authentication API, whose body is `{ error, error_description }`. */
+export class AuthApiError extends IdPlatformError {
+  override name = 'AuthApiError';
+  /** HTTP status code. */
+  readonly status: number;
+  /** The OAuth error code (e.g. `invalid_client`), or the status text. */
+  readonly error: string;
+  /** The body's `error_description`, when sent. */
+  readonly errorDescription: string | undefined;
+  /** The body as received: parsed JSON, or the raw text. */
+  readonly body: unknown;
+  /** The response headers (lower-case names). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `X-RateLimit-*` of the response, when present. */
+  readonly rateLimit: RateLimit | undefined;
+
+  constructor(details: AuthApiErrorDetails) {
+    super(details.errorDescription ? `${details.error}: ${details.errorDescription}` : details.error);
+    this.status = details.status;
+    this.error = details.error;
+    this.errorDescription = details.errorDescription;
+    this.body = details.body;
+    this.headers = details.headers;
+    this.rateLimit = details.rateLimit;
+  }
+}
+
+/** Fetching a Management API token failed; `cause` is the `AuthApiError`, `NetworkError` or other error behind it. */
+export class TokenRequestError extends IdPlatformError {
+  override name = 'TokenRequestError';
+
+  constructor(cause: unknown) {
+    super(`Could not obtain a Management API access token: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+  }
+}
+
+function describeIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+}

@@ -1,0 +1,91 @@
+import ky, { type KyInstance, TimeoutError as KyTimeoutError } from 'ky';
+import { VERSION } from '../version.js';
+import { NetworkError, TimeoutError } from './errors.js';
+
+/** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
+export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
+
+/** Options of one HTTP exchange, below the retry loop. */
+export interface HttpRequest {
+  readonly method: string;
+  /** Relative to the client's base URL, without a leading slash. */
+  readonly path: string;
+  readonly searchParams?: URLSearchParams | undefined;
+  /** A JSON body or a form body; `undefined` for none. */
+  readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams } | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * One ky instance for a client: its own retries and HTTP-error throwing off (the
+ * SDK's retry loop and error mapping own those), `Accept: application/json`,
+ * and a `User-Agent` where the runtime lets scripts set one (not in browsers).
+ */
+export function createHttpClient(options: {
+  prefixUrl: string;
+  fetch?: FetchLike | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+}): KyInstance {
+  return ky.create({
+    prefixUrl: options.prefixUrl,
+    retry: 0,
+    throwHttpErrors: false,
+    timeout: false,
+    ...(options.fetch ? { fetch: options.fetch as typeof fetch } : {}),
+    headers: { accept: 'application/json', ...userAgentHeader(), ...options.headers },
+  });
+}
+
+/**
+ * Sends one request. Resolves with the response whatever its status; rejects with
+ * `TimeoutError` after `timeoutMs`, `NetworkError` when fetch fails, and the
+ * signal's reason when `signal` aborts. Errors never hold the request (and so
+ * never its Authorization header).
+ */
+export async function sendRequest(http: KyInstance, request: HttpRequest): Promise<Response> {
+  const { body } = request;
+  try {
+    return await http(request.path, {
+      method: request.method,
+      ...(request.searchParams ? { searchParams: request.searchParams } : {}),
+      ...(body && 'json' in body ? { json: body.json } : {}),
+      ...(body && 'form' in body ? { body: body.form } : {}),
+      ...(request.headers ? { headers: request.headers } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+      timeout: request.timeoutMs,
+    });
+  } catch (error) {
+    if (request.signal?.aborted) throw request.signal.reason;
+    if (error instanceof KyTimeoutError) {
+      throw new TimeoutError(`${request.method} /${request.path} timed out after ${request.timeoutMs} ms`);
+    }
+    if (error instanceof TypeError) {
+      throw new NetworkError(`${request.method} /${request.path} failed: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** The body of a response: parsed JSON when it is JSON, else the text (`undefined` when empty). */
+export async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Response headers as a plain object with lower-case names. */
+export function headersToRecord(headers: Headers): Record<string, string> {
+  return Object.fromEntries(headers.entries());
+}
+
+function userAgentHeader(): Record<string, string> {
+  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+  const isBrowser = typeof (globalThis as { document?: unknown }).document !== 'undefined';
+  return node && !isBrowser ? { 'user-agent': `idplatform/${VERSION} node/${node}` } : {};
+}

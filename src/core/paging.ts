@@ -1,0 +1,77 @@
+import { PagingLimitError } from './errors.js';
+
+/** How many records offset paging can reach on endpoints that limit it (spec section 8). */
+export const PAGING_WINDOW = 1000;
+
+/** The server's explanation when a page reaches past the window; the client says the same. */
+export const PAGING_WINDOW_MESSAGE = `Requesting page exceeds the allowed maximum of ${PAGING_WINDOW} records`;
+
+/** Whether page `page` of `perPage` records lies inside the paging window: `(page + 1) * perPage <= 1000`. */
+export function isWithinPagingWindow(page: number, perPage: number): boolean {
+  return (page + 1) * perPage <= PAGING_WINDOW;
+}
+
+/** What to do when an iterator has yielded every record the paging window lets it reach and more remain. */
+export type OnPagingLimit = 'throw' | 'stop';
+
+/** One page as an iterator sees it. */
+export interface Page<T> {
+  readonly items: readonly T[];
+  /** The server's count of all records, when it sends one. */
+  readonly total?: number | undefined;
+}
+
+/** How {@link iteratePages} reads a paged list. */
+export interface PagedList<T> {
+  /** Records per request. */
+  readonly perPage: number;
+  /** Fetches page `page` of `perPage` records. */
+  fetchPage(page: number, perPage: number): Promise<Page<T>>;
+  /** For lists that cap paging at {@link PAGING_WINDOW} records. */
+  readonly window?: {
+    readonly onLimit: OnPagingLimit;
+    /** Whether the server holds records past `last`, the final reachable one. */
+    readonly hasMoreAfter: (last: T) => Promise<boolean>;
+  };
+}
+
+/**
+ * Yields every record of a paged list, lazily: one request per page, made only
+ * when the caller asks for a record of that page. Stops at a short page, or
+ * once `total` records were yielded, without an extra empty request.
+ *
+ * With a paging window, the last reachable records are fetched with a smaller
+ * page size where `perPage` does not divide the window, so that all 1000 are
+ * yielded; then, if the server holds more, `PagingLimitError` is thrown (or the
+ * iterator stops quietly with `onLimit: 'stop'`). Nothing is lost silently.
+ */
+export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, void, undefined> {
+  const { window } = list;
+  let offset = 0;
+  let last: T | undefined;
+  while (true) {
+    const size = window ? pageSizeAt(offset, list.perPage) : list.perPage;
+    if (size === 0) break;
+    const { items, total } = await list.fetchPage(offset / size, size);
+    for (const item of items) yield item;
+    offset += items.length;
+    last = items.at(-1) ?? last;
+    if (items.length < size || (total !== undefined && offset >= total)) return;
+  }
+  if (window?.onLimit === 'throw' && last !== undefined && (await window.hasMoreAfter(last))) {
+    throw new PagingLimitError(offset);
+  }
+}
+
+/**
+ * The page size for the request starting at `offset` inside the window: `perPage`
+ * while whole pages fit, then the largest divisor of `offset` that fits in what is
+ * left (so that `offset` is a page boundary); 0 when the window is used up.
+ */
+function pageSizeAt(offset: number, perPage: number): number {
+  const room = PAGING_WINDOW - offset;
+  if (room <= 0) return 0;
+  if (offset % perPage === 0 && perPage <= room) return perPage;
+  for (let size = Math.min(perPage, room); size > 1; size--) if (offset % size === 0) return size;
+  return 1;
+}

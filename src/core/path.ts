@@ -1,0 +1,28 @@
+import { RequestValidationError } from './errors.js';
+
+/**
+ * Builds a request path from a template, percent-encoding every parameter as one
+ * path segment, so an id such as `../x` or `a/b?c` can never change the path:
+ *
+ * ```ts
+ * encodePath`organizations/${orgId}/invitations`
+ * ```
+ *
+ * The ids `.` and `..` are refused (URL parsers resolve even their encoded
+ * forms `%2E` / `%2E%2E`), as is an empty id.
+ */
+export function encodePath(strings: TemplateStringsArray, ...params: readonly string[]): string {
+  return strings.reduce((path, literal, index) => {
+    if (index === 0) return literal;
+    return path + encodeSegment(params[index - 1] as string) + literal;
+  }, '');
+}
+
+function encodeSegment(value: string): string {
+  if (value === '' || value === '.' || value === '..') {
+    throw new RequestValidationError([
+      { code: 'invalid_path_parameter', path: [], message: `"${value}" cannot be used as an id in a URL path` },
+    ]);
+  }
+  return encodeURIComponent(value);
+}

@@ -1,0 +1,27 @@
+/** The rate-limit state the server reported in `X-RateLimit-Limit`, `-Remaining` and `-Reset`. */
+export interface RateLimit {
+  /** Requests allowed in the window. */
+  readonly limit: number;
+  /** Requests left in the window. */
+  readonly remaining: number;
+  /** When the bucket refills (the header holds UTC epoch seconds). */
+  readonly reset: Date;
+}
+
+/**
+ * Reads `X-RateLimit-Limit/Remaining/Reset` (spec section 8). Returns `undefined`
+ * when any of the three is missing or not a number, rather than a half-filled value.
+ */
+export function parseRateLimit(headers: Headers): RateLimit | undefined {
+  const limit = toNumber(headers.get('x-ratelimit-limit'));
+  const remaining = toNumber(headers.get('x-ratelimit-remaining'));
+  const reset = toNumber(headers.get('x-ratelimit-reset'));
+  if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+  return { limit, remaining, reset: new Date(reset * 1000) };
+}
+
+function toNumber(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : undefined;
+}

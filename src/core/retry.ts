@@ -1,0 +1,106 @@
+import pRetry from 'p-retry';
+import type { Clock } from './clock.js';
+import { ApiError, AuthApiError, NetworkError, TimeoutError } from './errors.js';
+
+/** How failed requests are retried. `false` turns retries off. */
+export type RetryOptions =
+  | {
+      /** Retries after the first attempt. Default 3. */
+      readonly maxRetries?: number;
+      /** The longest wait the SDK will sleep; a server asking for longer gets its error thrown at once. Default 60 000. */
+      readonly maxDelayMs?: number;
+    }
+  | false;
+
+/** {@link RetryOptions} with defaults applied. */
+export interface RetryPolicy {
+  readonly maxRetries: number;
+  readonly maxDelayMs: number;
+}
+
+/** What one call of {@link withRetry} needs besides the attempt itself. */
+export interface RetryContext {
+  readonly policy: RetryPolicy;
+  /** GET, HEAD, PUT, DELETE, OPTIONS: safe to send again after a network error or 502/503/504. */
+  readonly idempotent: boolean;
+  readonly clock: Clock;
+  readonly signal?: AbortSignal | undefined;
+  /** A number in [0, 1); `Math.random` unless a test fixes it. */
+  readonly random?: () => number;
+}
+
+const BACKOFF_BASE_MS = 500;
+const RATE_LIMIT_JITTER_MS = 250;
+
+/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries. */
+export function resolveRetryPolicy(options: RetryOptions | undefined): RetryPolicy {
+  if (options === false) return { maxRetries: 0, maxDelayMs: 0 };
+  const maxRetries = options?.maxRetries ?? 3;
+  const maxDelayMs = options?.maxDelayMs ?? 60_000;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('retry.maxRetries must be an integer >= 0');
+  if (!(maxDelayMs >= 0)) throw new RangeError('retry.maxDelayMs must be a number >= 0');
+  return { maxRetries, maxDelayMs };
+}
+
+/**
+ * The one retry loop of the SDK (on p-retry). It retries:
+ * - 429 for every method, waiting until `X-RateLimit-Reset` (never earlier) plus a
+ *   small jitter; without that header `Retry-After`; without both, exponential backoff;
+ * - network errors, timeouts and 502/503/504 for idempotent methods only.
+ *
+ * A wait the server asks for that is longer than `maxDelayMs` is not slept: the
+ * error (e.g. `RateLimitError`, whose `rateLimit.reset` says when to come back) is
+ * thrown at once. Waits end early, with the signal's reason, when `signal` aborts.
+ */
+export function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
+  const { policy, clock, signal } = context;
+  let retryNumber = 0;
+  return pRetry(attempt, {
+    retries: policy.maxRetries,
+    minTimeout: 0,
+    signal,
+    shouldRetry: async ({ error }) => {
+      const wait = retryWait(error, ++retryNumber, context);
+      if (wait === undefined) return false;
+      if (wait.mandated && wait.ms > policy.maxDelayMs) throw error;
+      await clock.sleep(Math.min(wait.ms, policy.maxDelayMs), signal);
+      return true;
+    },
+  });
+}
+
+/** How long to wait before retry number `retryNumber`, or `undefined` when `error` is not worth a retry. */
+export function retryWait(
+  error: unknown,
+  retryNumber: number,
+  context: Pick<RetryContext, 'idempotent' | 'clock' | 'random'>,
+): { ms: number; mandated: boolean } | undefined {
+  const random = context.random ?? Math.random;
+  const backoff = { ms: exponentialBackoff(retryNumber, random), mandated: false };
+  if (error instanceof NetworkError || error instanceof TimeoutError) return context.idempotent ? backoff : undefined;
+  if (!(error instanceof ApiError || error instanceof AuthApiError)) return undefined;
+
+  const retryable = error.status === 429 || (context.idempotent && [502, 503, 504].includes(error.status));
+  if (!retryable) return undefined;
+  const now = context.clock.now();
+  if (error.status === 429 && error.rateLimit) {
+    const untilReset = Math.max(0, error.rateLimit.reset.getTime() - now);
+    return { ms: untilReset + Math.floor(random() * RATE_LIMIT_JITTER_MS), mandated: true };
+  }
+  const retryAfter = parseRetryAfter(error.headers['retry-after'], now);
+  return retryAfter === undefined ? backoff : { ms: retryAfter, mandated: true };
+}
+
+/** 500 ms, 1 s, 2 s, … with "equal jitter": each wait is between half and all of its step. */
+function exponentialBackoff(retryNumber: number, random: () => number): number {
+  const step = BACKOFF_BASE_MS * 2 ** (retryNumber - 1);
+  return Math.round(step / 2 + (random() * step) / 2);
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds from `now`. */
+function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,134 @@
+import type { Clock } from './clock.js';
+import { TokenRequestError } from './errors.js';
+
+/** Where a `ManagementClient` gets the bearer token of each request. */
+export interface TokenProvider {
+  /** The token to send now. */
+  getToken(signal?: AbortSignal): Promise<string>;
+  /**
+   * Called when the API answered 401 to `token`. Returns `true` when a different
+   * token can be had (the request is then replayed once), `false` otherwise.
+   */
+  reject(token: string): boolean;
+}
+
+/**
+ * Where client-credentials tokens are kept between requests. The default keeps
+ * them in memory; a shared store (Redis, a file, …) lets many processes share one
+ * token and stay within the platform's machine-to-machine token quota.
+ * Both methods may be sync or async.
+ */
+export interface TokenCache {
+  /** The cached token for `key`, or `undefined`/`null` when there is none (or it expired). */
+  get(key: string): string | undefined | null | Promise<string | undefined | null>;
+  /** Keeps `token` under `key` for `ttlMs` milliseconds. */
+  set(key: string, token: string, ttlMs: number): void | Promise<void>;
+}
+
+/** A bearer token string, or a function returning one (sync or async), given by the caller. */
+export type TokenSource = string | (() => string | Promise<string>);
+
+/** A provider over a caller's token: a 401 is final, since the SDK cannot make a new one. */
+export function callerTokenProvider(source: TokenSource): TokenProvider {
+  return {
+    getToken: async () => {
+      const token = typeof source === 'function' ? await source() : source;
+      if (typeof token !== 'string' || token === '') throw new TokenRequestError(new TypeError('The `token` function returned no token'));
+      return token;
+    },
+    reject: () => false,
+  };
+}
+
+/** An in-memory {@link TokenCache} that forgets entries when their time is up. */
+export function memoryTokenCache(clock: Pick<Clock, 'now'>): TokenCache {
+  const entries = new Map<string, { token: string; expiresAt: number }>();
+  return {
+    get: (key) => {
+      const entry = entries.get(key);
+      return entry && entry.expiresAt > clock.now() ? entry.token : undefined;
+    },
+    set: (key, token, ttlMs) => {
+      entries.set(key, { token, expiresAt: clock.now() + ttlMs });
+    },
+  };
+}
+
+/** A freshly issued token and how long it lives (`expires_in`, in seconds). */
+export interface IssuedToken {
+  readonly accessToken: string;
+  readonly expiresIn: number | undefined;
+}
+
+/** Options of {@link ClientCredentialsTokenProvider}. */
+export interface ClientCredentialsTokenProviderOptions {
+  /** Requests a new token (the client-credentials grant). */
+  readonly fetchToken: () => Promise<IssuedToken>;
+  readonly cache: TokenCache;
+  /** Names this client's token in the cache (origin, client id and audience; nothing secret). */
+  readonly cacheKey: string;
+  /** The most time before expiry at which a token is refreshed; short-lived tokens use a tenth of their life instead. */
+  readonly maxSkewMs: number;
+}
+
+/** Lifetime assumed when the server sends no `expires_in`. */
+const DEFAULT_LIFETIME_SECONDS = 3600;
+
+/**
+ * Fetches client-credentials tokens and caches them until shortly before they
+ * expire. The margin is `min(maxSkewMs, lifetime / 10)`: a 24 h token is renewed a
+ * minute early, a 10 s token one second early (so it is still reused for 9 s).
+ *
+ * Concurrent callers share one lookup and one in-flight request (100 calls on a
+ * cold client make one token request); a failed request is not cached, and the
+ * next call tries again. Failures throw `TokenRequestError`.
+ */
+export class ClientCredentialsTokenProvider implements TokenProvider {
+  readonly #options: ClientCredentialsTokenProviderOptions;
+  #pending: Promise<string> | undefined;
+  #rejected: string | undefined;
+
+  constructor(options: ClientCredentialsTokenProviderOptions) {
+    this.#options = options;
+  }
+
+  getToken(signal?: AbortSignal): Promise<string> {
+    this.#pending ??= this.#load().finally(() => {
+      this.#pending = undefined;
+    });
+    return signal ? untilAborted(this.#pending, signal) : this.#pending;
+  }
+
+  reject(token: string): boolean {
+    if (token === this.#rejected) return false;
+    this.#rejected = token;
+    return true;
+  }
+
+  async #load(): Promise<string> {
+    const { cache, cacheKey, fetchToken, maxSkewMs } = this.#options;
+    const cached = await cache.get(cacheKey);
+    if (cached && cached !== this.#rejected) return cached;
+
+    let issued: IssuedToken;
+    try {
+      issued = await fetchToken();
+    } catch (error) {
+      throw new TokenRequestError(error);
+    }
+    const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
+    const ttlMs = lifetimeMs - Math.min(maxSkewMs, lifetimeMs / 10);
+    if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);
+    return issued.accessToken;
+  }
+}
+
+/** Resolves like `promise`, but rejects with the signal's reason as soon as `signal` aborts (the shared work goes on for others). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

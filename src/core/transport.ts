@@ -1,0 +1,150 @@
+import type { KyInstance } from 'ky';
+import type { Clock } from './clock.js';
+import { createApiError } from './errors.js';
+import { createHttpClient, type FetchLike, headersToRecord, readBody, sendRequest } from './http.js';
+import { parseRateLimit, type RateLimit } from './rate-limit.js';
+import { redact } from './redaction.js';
+import { type RetryPolicy, withRetry } from './retry.js';
+import { createScopeCheck, type ScopeCheck } from './scope-check.js';
+import type { TokenProvider } from './token-provider.js';
+import { type Schema, validateResponse } from './validation.js';
+
+/** Options every method takes as its last argument. */
+export interface RequestOptions {
+  /** Aborts the request, including a wait between retries. */
+  readonly signal?: AbortSignal;
+  /** Per-attempt timeout for this call, overriding the client's `timeoutMs`. */
+  readonly timeoutMs?: number;
+  /** Extra headers for this call. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What `onResponse` is told after every response (each attempt, retries included). */
+export interface ResponseInfo {
+  readonly method: string;
+  /** Path below the base URL, without the query, e.g. `/organizations/org_1/invitations`. */
+  readonly path: string;
+  readonly status: number;
+  /** `X-RateLimit-*` of the response, when present: pace yourself on `remaining`. */
+  readonly rateLimit: RateLimit | undefined;
+}
+
+/** Query values as the caller gives them; `undefined` entries are left out. */
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** One Management API call, as a resource method describes it. */
+export interface ApiRequest<T> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Built with `encodePath`, without a leading slash. */
+  readonly path: string;
+  readonly query?: Query;
+  readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams };
+  /** The schema of a 2xx body. */
+  readonly schema: Schema<T>;
+  /** The scope the operation documents, checked against JWT tokens before sending. */
+  readonly scope?: string | undefined;
+  readonly options?: RequestOptions | undefined;
+}
+
+/** Settings of a {@link Transport}, resolved from the client's options. */
+export interface TransportSettings {
+  readonly baseUrl: string;
+  readonly tokens: TokenProvider;
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly validateResponses: boolean;
+  readonly clock: Clock;
+  readonly fetch?: FetchLike | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly onResponse?: ((info: ResponseInfo) => void) | undefined;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * The one path every Management API call takes: token → scope check → ky →
+ * retry loop → error mapping or schema check → caller. A 401 on a token the
+ * provider issued is replayed once with a fresh token.
+ */
+export class Transport {
+  readonly #settings: TransportSettings;
+  readonly #http: KyInstance;
+  readonly #checkScope: ScopeCheck = createScopeCheck();
+
+  constructor(settings: TransportSettings) {
+    this.#settings = settings;
+    this.#http = createHttpClient({ prefixUrl: settings.baseUrl, fetch: settings.fetch, headers: settings.headers });
+  }
+
+  /** Sends `request` and resolves with its body, checked against `request.schema`. */
+  request<T>(request: ApiRequest<T>): Promise<T> {
+    const { retry, clock } = this.#settings;
+    const signal = request.options?.signal;
+    const idempotent = IDEMPOTENT.has(request.method);
+    return withRetry(() => this.#attempt(request), { policy: retry, clock, idempotent, signal });
+  }
+
+  async #attempt<T>(request: ApiRequest<T>): Promise<T> {
+    const { tokens } = this.#settings;
+    const signal = request.options?.signal;
+    let token = await tokens.getToken(signal);
+    let response = await this.#send(request, token);
+    if (response.status === 401 && tokens.reject(token)) {
+      await response.body?.cancel();
+      token = await tokens.getToken(signal);
+      response = await this.#send(request, token);
+    }
+    return this.#read(request, response, token);
+  }
+
+  async #send(request: ApiRequest<unknown>, token: string): Promise<Response> {
+    this.#checkScope(token, request.scope);
+    const { options } = request;
+    const response = await sendRequest(this.#http, {
+      method: request.method,
+      path: request.path,
+      searchParams: toSearchParams(request.query),
+      body: request.body,
+      headers: { ...options?.headers, authorization: `Bearer ${token}` },
+      timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
+      signal: options?.signal,
+    });
+    this.#settings.onResponse?.({
+      method: request.method,
+      path: `/${request.path}`,
+      status: response.status,
+      rateLimit: parseRateLimit(response.headers),
+    });
+    return response;
+  }
+
+  async #read<T>(request: ApiRequest<T>, response: Response, token: string): Promise<T> {
+    const body = redact(await readBody(response), [token]);
+    if (!response.ok) throw toApiError(request, response, body);
+    return this.#settings.validateResponses ? validateResponse(request.schema, body) : (body as T);
+  }
+}
+
+function toApiError(request: ApiRequest<unknown>, response: Response, body: unknown) {
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const error = text(fields.error) ?? (response.statusText || `HTTP ${response.status}`);
+  return createApiError({
+    status: response.status,
+    error,
+    message: text(fields.message) ?? (typeof body === 'string' && body.length <= 200 ? body : error),
+    errorCode: text(fields.errorCode),
+    body,
+    headers: headersToRecord(response.headers),
+    rateLimit: parseRateLimit(response.headers),
+    method: request.method,
+    path: `/${request.path}`,
+  });
+}
+
+function toSearchParams(query: Query | undefined): URLSearchParams | undefined {
+  if (!query) return undefined;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  return params;
+}

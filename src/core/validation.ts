@@ -1,0 +1,46 @@
+import type * as z from 'zod/mini';
+import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
+
+/** A zod (mini) schema that yields a `T`; only `safeParse` is used, so a union of schemas is a schema of the union. */
+export interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: z.core.$ZodIssue[] } };
+}
+
+/** Checks `value` against a parameter schema; throws `RequestValidationError` (nothing is sent) when it fails. */
+export function validateParams<T>(schema: Schema<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RequestValidationError(toIssues(result.error.issues));
+  return result.data;
+}
+
+/** Checks a 2xx body against its schema; throws `ResponseValidationError` carrying the body when it fails. */
+export function validateResponse<T>(schema: Schema<T>, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new ResponseValidationError(toIssues(result.error.issues), body);
+  return result.data;
+}
+
+function toIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
+  return issues.map((issue) => ({ code: issue.code, path: issue.path, message: describe(issue) }));
+}
+
+/** zod/mini ships no messages ("Invalid input"); schemas may give their own, else this says what was expected. */
+function describe(issue: z.core.$ZodIssue): string {
+  if (issue.message !== 'Invalid input') return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'too_big':
+      return `must be at most ${issue.maximum}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`;
+    case 'too_small':
+      return `must be at least ${issue.minimum}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'unrecognized_keys':
+      return `unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    default:
+      return issue.message;
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * `idplatform`: typed SDK for the identity platform's Management API and Authentication API.
+ * Everything of the subpath entries, re-exported.
+ * @module
+ */
+export * from './management/index.js';

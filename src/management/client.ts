@@ -1,0 +1,44 @@
+import { Transport } from '../core/transport.js';
+import { type ManagementClientOptions, resolveManagementOptions } from './options.js';
+import { OrganizationInvitations } from './organizations/invitations.js';
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * The Management API client (`https://{domain}/api/v2`): one namespace per
+ * resource over one shared transport, which fetches and caches
+ * client-credentials tokens, retries 429 after `X-RateLimit-Reset`, checks
+ * parameters before sending and validates every response.
+ *
+ * ```ts
+ * const management = new ManagementClient({ domain: 'acme.example-tenant.com', clientId, clientSecret });
+ * const invitations = await management.organizations.invitations.list('org_123');
+ * ```
+ *
+ * Throws `ConfigurationError` when the options are wrong or incomplete.
+ */
+export class ManagementClient {
+  /** Organizations and what belongs to them. */
+  readonly organizations: {
+    /** `organizations.invitations`: list and iterate an organization's invitations. */
+    readonly invitations: OrganizationInvitations;
+  };
+  readonly #baseUrl: string;
+
+  constructor(options: ManagementClientOptions) {
+    const settings = resolveManagementOptions(options);
+    const transport = new Transport(settings);
+    this.#baseUrl = settings.baseUrl;
+    this.organizations = Object.freeze({ invitations: new OrganizationInvitations(transport) });
+  }
+
+  /** `util.inspect` shows the base URL only: never credentials. */
+  [inspectSymbol](): string {
+    return `ManagementClient { baseUrl: '${this.#baseUrl}' }`;
+  }
+
+  /** `JSON.stringify` shows the base URL only: never credentials. */
+  toJSON(): { baseUrl: string } {
+    return { baseUrl: this.#baseUrl };
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * `idplatform/management`: the Management API client and its types.
+ * @module
+ */
+
+export * from '../core/public.js';
+export { ManagementClient } from './client.js';
+export type { ManagementClientOptions } from './options.js';
+export * from './organizations/invitations.js';
+export { allScopes, SCOPE_CATALOGUE, type Scope } from './scopes.js';

@@ -1,0 +1,217 @@
+import * as z from 'zod/mini';
+import { isWithinPagingWindow, iteratePages, PAGING_WINDOW_MESSAGE } from '../../core/paging.js';
+import { encodePath } from '../../core/path.js';
+import type { RequestOptions, Transport } from '../../core/transport.js';
+import { validateParams } from '../../core/validation.js';
+
+// ── Schemas (spec sections 2.1–2.4) ──────────────────────────────────────────
+
+/** Who sent an invitation (spec 2.2): `name`, 1–300 characters. */
+export const OrganizationInvitationInviterSchema = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(300)),
+});
+
+/** Who is invited (spec 2.3): an `email`. */
+export const OrganizationInvitationInviteeSchema = z.object({
+  email: z.email(),
+});
+
+const timestamp = z.iso.datetime({ offset: true });
+const freeForm = z.record(z.string(), z.unknown());
+
+/**
+ * An invitation to join an organization (spec 2.1). No field is required (a
+ * `fields` filter returns only some), and unknown properties are rejected, as the
+ * spec's "additional properties: false" says.
+ */
+export const OrganizationInvitationSchema = z.strictObject({
+  id: z.optional(z.string()),
+  organization_id: z.optional(z.string().check(z.maxLength(50))),
+  inviter: z.optional(OrganizationInvitationInviterSchema),
+  invitee: z.optional(OrganizationInvitationInviteeSchema),
+  invitation_url: z.optional(z.url({ protocol: /^https$/ })),
+  created_at: z.optional(timestamp),
+  expires_at: z.optional(timestamp),
+  client_id: z.optional(z.string()),
+  connection_id: z.optional(z.string()),
+  app_metadata: z.optional(freeForm),
+  user_metadata: z.optional(freeForm),
+  roles: z.optional(z.array(z.string()).check(z.minLength(1))),
+  ticket_id: z.optional(z.string()),
+});
+
+/** The invitation list with `include_totals: true` (spec 2.4). The total count is not returned. */
+export const OrganizationInvitationPageSchema = z.strictObject({
+  start: z.number(),
+  limit: z.number(),
+  invitations: z.array(OrganizationInvitationSchema),
+});
+
+const OrganizationInvitationListSchema = z.array(OrganizationInvitationSchema);
+
+/** An invitation to join an organization (spec 2.1). */
+export type OrganizationInvitation = z.infer<typeof OrganizationInvitationSchema>;
+/** Who sent an invitation (spec 2.2). */
+export type OrganizationInvitationInviter = z.infer<typeof OrganizationInvitationInviterSchema>;
+/** Who is invited (spec 2.3). */
+export type OrganizationInvitationInvitee = z.infer<typeof OrganizationInvitationInviteeSchema>;
+/** One page of invitations with `start` and `limit` (spec 2.4). */
+export type OrganizationInvitationPage = z.infer<typeof OrganizationInvitationPageSchema>;
+
+/** The field names of an invitation, the values `fields` may list. */
+export const ORGANIZATION_INVITATION_FIELDS = Object.keys(OrganizationInvitationSchema.def.shape) as (keyof OrganizationInvitation)[];
+
+// ── Parameter rules (spec sections 4.1 and 8) ────────────────────────────────
+
+/** Records per page when `per_page` is not given. */
+export const DEFAULT_INVITATIONS_PER_PAGE = 50;
+
+/** Organization ids are 1–50 characters (spec 4.1, 8). */
+export const OrganizationIdSchema = z
+  .string()
+  .check(z.minLength(1, 'organization id must not be empty'), z.maxLength(50, 'organization id must be at most 50 characters'));
+
+const page = z.int('page must be an integer').check(z.minimum(0, 'page must be >= 0'));
+const perPage = z
+  .int('per_page must be an integer')
+  .check(z.minimum(1, 'per_page must be between 1 and 100'), z.maximum(100, 'per_page must be between 1 and 100'));
+const sort = z.string().check(z.regex(/^[A-Za-z_][\w.]*:-?1$/, 'sort must have the form "field:1" (ascending) or "field:-1" (descending)'));
+const knownFields = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
+const fields = z
+  .string()
+  .check(
+    z.refine(
+      (value) => value === '' || value.split(',').every((name) => knownFields.has(name.trim())),
+      `fields must be a comma-separated list of invitation fields (${ORGANIZATION_INVITATION_FIELDS.join(', ')})`,
+    ),
+  );
+
+const sharedParams = {
+  /** Records per page, 1–100; default 50. `(page + 1) * per_page` may not exceed 1000. */
+  per_page: z.optional(perPage),
+  /** Comma-separated field names to include (or exclude with `include_fields: false`); empty means all. */
+  fields: z.optional(fields),
+  /** Whether `fields` lists the fields to include (`true`, the default) or to exclude. */
+  include_fields: z.optional(z.boolean('include_fields must be a boolean')),
+  /** `field:1` ascending or `field:-1` descending; the server's default is `created_at:-1`. */
+  sort: z.optional(sort),
+};
+
+/** The rules of `GET /organizations/{id}/invitations`'s query (spec 4.1, 8). */
+export const ListOrganizationInvitationsParamsSchema = z
+  .strictObject({
+    ...sharedParams,
+    /** Page index, from 0. */
+    page: z.optional(page),
+    /** `true`: answer `{ start, limit, invitations }` instead of a plain array. */
+    include_totals: z.optional(z.boolean('include_totals must be a boolean')),
+  })
+  .check(
+    z.refine((params) => isWithinPagingWindow(params.page ?? 0, params.per_page ?? DEFAULT_INVITATIONS_PER_PAGE), {
+      message: PAGING_WINDOW_MESSAGE,
+      path: ['page'],
+    }),
+  );
+
+/** The parameters of `organizations.invitations.iterate`. */
+export const IterateOrganizationInvitationsParamsSchema = z.strictObject({
+  ...sharedParams,
+  /**
+   * At the 1000-record paging window with more records left: `'throw'` (default)
+   * throws `PagingLimitError` after yielding all 1000; `'stop'` stops quietly.
+   */
+  onLimit: z.optional(z.enum(['throw', 'stop'], "onLimit must be 'throw' or 'stop'")),
+});
+
+/** Query parameters of `GET /organizations/{id}/invitations` (spec 4.1). */
+export type ListOrganizationInvitationsParams = z.input<typeof ListOrganizationInvitationsParamsSchema>;
+/** Parameters of `organizations.invitations.iterate`. */
+export type IterateOrganizationInvitationsParams = z.input<typeof IterateOrganizationInvitationsParamsSchema>;
+
+const SCOPE = 'read:organization_invitations';
+
+/** `organizations.invitations`: the invitations of an organization. */
+export class OrganizationInvitations {
+  readonly #transport: Transport;
+
+  /** @internal Built by `ManagementClient`. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Lists an organization's invitations (`GET /organizations/{id}/invitations`,
+   * scope `read:organization_invitations`). A plain array, or with
+   * `include_totals: true` the page object `{ start, limit, invitations }`.
+   * Every rule of spec sections 4.1 and 8 is checked before sending
+   * (`RequestValidationError`); see {@link ListOrganizationInvitationsParams}.
+   */
+  list(
+    organizationId: string,
+    params: ListOrganizationInvitationsParams & { include_totals: true },
+    options?: RequestOptions,
+  ): Promise<OrganizationInvitationPage>;
+  list(
+    organizationId: string,
+    params?: ListOrganizationInvitationsParams & { include_totals?: false },
+    options?: RequestOptions,
+  ): Promise<OrganizationInvitation[]>;
+  list(
+    organizationId: string,
+    params?: ListOrganizationInvitationsParams,
+    options?: RequestOptions,
+  ): Promise<OrganizationInvitation[] | OrganizationInvitationPage>;
+  list(
+    organizationId: string,
+    params: ListOrganizationInvitationsParams = {},
+    options?: RequestOptions,
+  ): Promise<OrganizationInvitation[] | OrganizationInvitationPage> {
+    const id = validateParams(OrganizationIdSchema, organizationId);
+    const query = validateParams(ListOrganizationInvitationsParamsSchema, params);
+    return this.#transport.request<OrganizationInvitation[] | OrganizationInvitationPage>({
+      method: 'GET',
+      path: encodePath`organizations/${id}/invitations`,
+      query: { ...query, fields: query.fields || undefined },
+      schema: query.include_totals ? OrganizationInvitationPageSchema : OrganizationInvitationListSchema,
+      scope: SCOPE,
+      options,
+    });
+  }
+
+  /**
+   * Iterates over all invitations of an organization, one page request at a time
+   * (lazily: stopping after five records costs one request). The API lets a client
+   * page through the first 1000 records only: after yielding all of them the
+   * iterator throws `PagingLimitError` if the server holds more, or stops quietly
+   * with `onLimit: 'stop'`. Parameters are checked before the first request.
+   */
+  iterate(
+    organizationId: string,
+    params: IterateOrganizationInvitationsParams = {},
+    options?: RequestOptions,
+  ): AsyncIterableIterator<OrganizationInvitation> {
+    const id = validateParams(OrganizationIdSchema, organizationId);
+    const {
+      onLimit = 'throw',
+      per_page = DEFAULT_INVITATIONS_PER_PAGE,
+      ...query
+    } = validateParams(IterateOrganizationInvitationsParamsSchema, params);
+    return iteratePages<OrganizationInvitation>({
+      perPage: per_page,
+      fetchPage: async (page, size) => ({ items: await this.list(id, { ...query, page, per_page: size }, options) }),
+      window: {
+        onLimit,
+        // With a strict order, the first record of the reversed order is the last of all:
+        // if it is the last one yielded, nothing lies past the window.
+        hasMoreAfter: async (last) => {
+          const [final] = await this.list(id, { sort: reverseSort(query.sort), page: 0, per_page: 1 }, options);
+          return final !== undefined && (last.id === undefined || final.id !== last.id);
+        },
+      },
+    });
+  }
+}
+
+function reverseSort(sort = 'created_at:-1'): string {
+  return sort.endsWith(':-1') ? `${sort.slice(0, -3)}:1` : `${sort.slice(0, -2)}:-1`;
+}
