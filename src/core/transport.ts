@@ -90,7 +90,7 @@ export class Transport {
     let token = await tokens.getToken(signal);
     let response = await this.#send(request, token);
     if (response.status === 401 && tokens.reject(token)) {
-      await response.body?.cancel();
+      await response.arrayBuffer(); // release the connection before the replay
       token = await tokens.getToken(signal);
       response = await this.#send(request, token);
     }

@@ -1,4 +1,6 @@
 import { Transport } from '../core/transport.js';
+import { ActionModules } from './actions/modules.js';
+import { GuardianPhone } from './guardian/phone.js';
 import { type ManagementClientOptions, resolveManagementOptions } from './options.js';
 import { OrganizationInvitations } from './organizations/invitations.js';
 
@@ -23,6 +25,16 @@ export class ManagementClient {
     /** `organizations.invitations`: list and iterate an organization's invitations. */
     readonly invitations: OrganizationInvitations;
   };
+  /** Actions and what belongs to them. */
+  readonly actions: {
+    /** `actions.modules`: the actions that use an actions module. */
+    readonly modules: ActionModules;
+  };
+  /** MFA (guardian) settings. */
+  readonly guardian: {
+    /** `guardian.phone`: the enabled phone factor types. */
+    readonly phone: GuardianPhone;
+  };
   readonly #baseUrl: string;
 
   constructor(options: ManagementClientOptions) {
@@ -30,6 +42,8 @@ export class ManagementClient {
     const transport = new Transport(settings);
     this.#baseUrl = settings.baseUrl;
     this.organizations = Object.freeze({ invitations: new OrganizationInvitations(transport) });
+    this.actions = Object.freeze({ modules: new ActionModules(transport) });
+    this.guardian = Object.freeze({ phone: new GuardianPhone(transport) });
   }
 
   /** `util.inspect` shows the base URL only: never credentials. */

@@ -1,0 +1,135 @@
+import * as z from 'zod/mini';
+import { iteratePages } from '../../core/paging.js';
+import { encodePath } from '../../core/path.js';
+import type { RequestOptions, Transport } from '../../core/transport.js';
+import { validateParams } from '../../core/validation.js';
+
+// ── Schemas (spec section 2.5) ───────────────────────────────────────────────
+// The spec does not say which fields are required, nor the allowed values of
+// `status` and runtime names: every field is optional but typed, and unknown
+// fields are kept (the platform adds fields over time).
+
+/** A trigger an action version supports (spec 2.5.2). Every field optional: the spec does not say which are required. */
+export const ActionTriggerSchema = z.looseObject({
+  /** The trigger's id, e.g. `post-login`. Not in spec 2.5.2's table, but sent by the platform. */
+  id: z.optional(z.string()),
+  version: z.optional(z.string()),
+  status: z.optional(z.string()),
+  runtimes: z.optional(z.array(z.string())),
+  default_runtime: z.optional(z.string()),
+  compatible_triggers: z.optional(z.array(z.looseObject({ id: z.optional(z.string()), version: z.string() }))),
+});
+
+/** One deployed action version that references the module (spec 2.5.1). Every field optional: the spec does not say which are required. */
+export const ActionModuleUsageSchema = z.looseObject({
+  action_id: z.optional(z.string()),
+  action_name: z.optional(z.string()),
+  module_version_id: z.optional(z.string()),
+  module_version_number: z.optional(z.int()),
+  supported_triggers: z.optional(z.array(ActionTriggerSchema)),
+});
+
+/** The answer of `GET /actions/modules/{id}/actions` (spec 2.5). */
+export const ActionModuleUsagePageSchema = z.looseObject({
+  actions: z.array(ActionModuleUsageSchema),
+  total: z.number(),
+  page: z.number(),
+  per_page: z.number(),
+});
+
+/** A trigger an action version supports (spec 2.5.2). */
+export type ActionTrigger = z.infer<typeof ActionTriggerSchema>;
+/** One deployed action version that references a module (spec 2.5.1). */
+export type ActionModuleUsage = z.infer<typeof ActionModuleUsageSchema>;
+/** One page of the actions that use a module (spec 2.5). */
+export type ActionModuleUsagePage = z.infer<typeof ActionModuleUsagePageSchema>;
+
+// ── Parameter rules (spec section 4.2) ───────────────────────────────────────
+
+/**
+ * Records per page when `per_page` is not given to the iterator. The spec does
+ * not show the endpoint's default or bounds for `per_page`; the client uses the
+ * platform's usual 1–100 (default 50) for list endpoints.
+ */
+export const DEFAULT_MODULE_ACTIONS_PER_PAGE = 50;
+
+/** A module id: a non-empty string. */
+export const ActionModuleIdSchema = z.string().check(z.minLength(1, 'module id must not be empty'));
+
+const perPage = {
+  /** Records per page, 1–100 (bounds not shown by the spec; the platform's usual ones). */
+  per_page: z.optional(
+    z
+      .int('per_page must be an integer')
+      .check(z.minimum(1, 'per_page must be between 1 and 100'), z.maximum(100, 'per_page must be between 1 and 100')),
+  ),
+};
+
+/** Query of `GET /actions/modules/{id}/actions`. */
+export const ListModuleActionsParamsSchema = z.strictObject({
+  ...perPage,
+  /** Page index, from 0. */
+  page: z.optional(z.int('page must be an integer').check(z.minimum(0, 'page must be >= 0'))),
+});
+
+/** Parameters of `actions.modules.iterateActions`. */
+export const IterateModuleActionsParamsSchema = z.strictObject(perPage);
+
+/** Query of `GET /actions/modules/{id}/actions`. */
+export type ListModuleActionsParams = z.input<typeof ListModuleActionsParamsSchema>;
+/** Parameters of `actions.modules.iterateActions`. */
+export type IterateModuleActionsParams = z.input<typeof IterateModuleActionsParamsSchema>;
+
+/**
+ * The scope of reading actions. The spec does not show the scope these endpoints
+ * require; the platform grants action reads with `read:actions`.
+ */
+const SCOPE = 'read:actions';
+
+/** `actions.modules`: the actions that use an actions module. */
+export class ActionModules {
+  readonly #transport: Transport;
+
+  /** @internal Built by `ManagementClient`. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Lists the deployed action versions that use a module (`GET /actions/modules/{id}/actions`,
+   * spec 4.2): `{ actions, total, page, per_page }`. `page` ≥ 0 and `per_page` 1–100 are
+   * checked before sending.
+   */
+  listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
+    const id = validateParams(ActionModuleIdSchema, moduleId);
+    const query = validateParams(ListModuleActionsParamsSchema, params);
+    return this.#transport.request({
+      method: 'GET',
+      path: encodePath`actions/modules/${id}/actions`,
+      query,
+      schema: ActionModuleUsagePageSchema,
+      scope: SCOPE,
+      options,
+    });
+  }
+
+  /**
+   * Iterates over every action that uses a module, a page at a time (lazily), until
+   * `total` records were yielded or a short page arrives; no extra empty request.
+   */
+  iterateActions(
+    moduleId: string,
+    params: IterateModuleActionsParams = {},
+    options?: RequestOptions,
+  ): AsyncIterableIterator<ActionModuleUsage> {
+    const id = validateParams(ActionModuleIdSchema, moduleId);
+    const { per_page = DEFAULT_MODULE_ACTIONS_PER_PAGE } = validateParams(IterateModuleActionsParamsSchema, params);
+    return iteratePages<ActionModuleUsage>({
+      perPage: per_page,
+      fetchPage: async (page, size) => {
+        const { actions, total } = await this.listActions(id, { page, per_page: size }, options);
+        return { items: actions, total };
+      },
+    });
+  }
+}

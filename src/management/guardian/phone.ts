@@ -1,0 +1,92 @@
+import * as z from 'zod/mini';
+import type { RequestOptions, Transport } from '../../core/transport.js';
+import { validateParams } from '../../core/validation.js';
+
+// ── Schemas (spec section 2.6) ───────────────────────────────────────────────
+
+/** A phone MFA factor type: `sms` or `voice`. */
+export const PhoneMessageTypeSchema = z.enum(['sms', 'voice']);
+
+/** The phone factor types enabled for the tenant (spec 2.6). */
+export const PhoneMessageTypesSchema = z.looseObject({
+  message_types: z.array(PhoneMessageTypeSchema),
+});
+
+/** A phone MFA factor type: `sms` or `voice`. */
+export type PhoneMessageType = z.infer<typeof PhoneMessageTypeSchema>;
+/** The phone factor types enabled for the tenant. */
+export type PhoneMessageTypes = z.infer<typeof PhoneMessageTypesSchema>;
+
+// ── Parameter rules (spec section 4.3) ───────────────────────────────────────
+
+/** The body of `PUT /guardian/factors/phone/message-types`: the whole list, `sms`/`voice`, no duplicates; empty disables both. */
+export const SetPhoneMessageTypesParamsSchema = z.strictObject({
+  message_types: z
+    .array(z.enum(['sms', 'voice'], "message_types may hold only 'sms' and 'voice'"))
+    .check(z.refine((types) => new Set(types).size === types.length, 'message_types must not repeat a type')),
+});
+
+/** The body of `guardian.phone.setMessageTypes`. */
+export type SetPhoneMessageTypesParams = z.input<typeof SetPhoneMessageTypesParamsSchema>;
+
+/** Options of `setMessageTypes`: the request options plus the body's encoding. */
+export interface SetPhoneMessageTypesOptions extends RequestOptions {
+  /**
+   * `'json'` (default) sends `application/json`; `'form'` sends
+   * `application/x-www-form-urlencoded` with one `message_types` pair per type
+   * (`message_types=sms&message_types=voice`), the way the platform's form
+   * endpoints read arrays. An empty list is sent as one empty value (`message_types=`),
+   * since a form cannot otherwise say "none".
+   */
+  readonly encoding?: 'json' | 'form';
+}
+
+/**
+ * Scopes of the phone factor endpoints. The spec does not show them; the platform
+ * grants guardian factor settings with `read:guardian_factors` / `update:guardian_factors`.
+ */
+const READ_SCOPE = 'read:guardian_factors';
+const UPDATE_SCOPE = 'update:guardian_factors';
+const PATH = 'guardian/factors/phone/message-types';
+const EncodingSchema = z.optional(z.enum(['json', 'form'], "encoding must be 'json' or 'form'"));
+
+/** `guardian.phone`: which phone MFA factors (SMS, voice) are enabled for the tenant. */
+export class GuardianPhone {
+  readonly #transport: Transport;
+
+  /** @internal Built by `ManagementClient`. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** Reads the enabled phone factor types (`GET /guardian/factors/phone/message-types`, spec 4.4). */
+  getMessageTypes(options?: RequestOptions): Promise<PhoneMessageTypes> {
+    return this.#transport.request({ method: 'GET', path: PATH, schema: PhoneMessageTypesSchema, scope: READ_SCOPE, options });
+  }
+
+  /**
+   * Replaces the whole list of enabled phone factor types (`PUT /guardian/factors/phone/message-types`,
+   * spec 4.3). Values are checked before sending: only `sms`/`voice`, no duplicates; an
+   * empty list disables both. JSON by default; `{ encoding: 'form' }` sends a form body.
+   */
+  setMessageTypes(params: SetPhoneMessageTypesParams, options: SetPhoneMessageTypesOptions = {}): Promise<PhoneMessageTypes> {
+    const body = validateParams(SetPhoneMessageTypesParamsSchema, params);
+    const { encoding, ...requestOptions } = options;
+    validateParams(EncodingSchema, encoding);
+    return this.#transport.request({
+      method: 'PUT',
+      path: PATH,
+      body: encoding === 'form' ? { form: toForm(body.message_types) } : { json: body },
+      schema: PhoneMessageTypesSchema,
+      scope: UPDATE_SCOPE,
+      options: requestOptions,
+    });
+  }
+}
+
+function toForm(types: readonly PhoneMessageType[]): URLSearchParams {
+  const form = new URLSearchParams();
+  if (types.length === 0) form.append('message_types', '');
+  for (const type of types) form.append('message_types', type);
+  return form;
+}
