@@ -13,7 +13,7 @@ export interface Endpoint {
  * `http:` is accepted only for loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`),
  * so that credentials never cross a network in clear text.
  */
-export function resolveEndpoint(options: { domain?: string; baseUrl?: string }, apiPath: string): Endpoint {
+export function resolveEndpoint(options: { domain?: string | undefined; baseUrl?: string | undefined }, apiPath: string): Endpoint {
   const { domain, baseUrl } = options;
   if (domain !== undefined && baseUrl !== undefined) {
     throw new ConfigurationError('Pass either `domain` or `baseUrl`, not both');

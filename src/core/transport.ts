@@ -12,11 +12,11 @@ import { type Schema, validateResponse } from './validation.js';
 /** Options every method takes as its last argument. */
 export interface RequestOptions {
   /** Aborts the request, including a wait between retries. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Per-attempt timeout for this call, overriding the client's `timeoutMs`. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Extra headers for this call. */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /** What `onResponse` is told after every response (each attempt, retries included). */
@@ -37,8 +37,8 @@ export interface ApiRequest<T> {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Built with `encodePath`, without a leading slash. */
   readonly path: string;
-  readonly query?: Query;
-  readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams };
+  readonly query?: Query | undefined;
+  readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams } | undefined;
   /** The schema of a 2xx body. */
   readonly schema: Schema<T>;
   /** The scope the operation documents, checked against JWT tokens before sending. */

@@ -25,44 +25,44 @@ import type { ResponseInfo, TransportSettings } from '../core/transport.js';
 /** Options of `new ManagementClient(options)`. Give exactly one way to authenticate. */
 export interface ManagementClientOptions {
   /** Tenant host name, e.g. `acme.example-tenant.com` (`https://host` also accepted). Requests go to `https://{domain}/api/v2`. */
-  domain?: string;
+  domain?: string | undefined;
   /**
    * Instead of `domain`: the API's base URL (an emulator, a proxy). The token endpoint
    * is then `{origin}/oauth/token`. `http:` only for loopback hosts.
    */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** A bearer token, or a function returning one (sync or async), called before every request. */
-  token?: TokenSource;
+  token?: TokenSource | undefined;
   /** The client id, for the client-credentials grant (with `clientSecret` or `clientAssertionSigningKey`). */
-  clientId?: string;
+  clientId?: string | undefined;
   /** The client secret, for the client-credentials grant. */
-  clientSecret?: string;
+  clientSecret?: string | undefined;
   /** How the secret is sent: `'client_secret_post'` (in the body; default) or `'client_secret_basic'` (Basic header). */
-  tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic';
+  tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic' | undefined;
   /** A private key (PKCS#8 PEM, `CryptoKey` or JWK) that signs a client assertion (`private_key_jwt`) instead of a secret. */
-  clientAssertionSigningKey?: ClientAssertionSigningKey;
+  clientAssertionSigningKey?: ClientAssertionSigningKey | undefined;
   /** The assertion's signing algorithm. Default `RS256`. */
-  clientAssertionSigningAlg?: ClientAssertionSigningAlg;
+  clientAssertionSigningAlg?: ClientAssertionSigningAlg | undefined;
   /** Audience of the client-credentials token. Default `https://{domain}/api/v2/` (with `baseUrl`: `{baseUrl}/`). */
-  audience?: string;
+  audience?: string | undefined;
   /** Retries of 429, and of network errors and 502/503/504 for idempotent requests. Default `{ maxRetries: 3, maxDelayMs: 60_000 }`. */
-  retry?: RetryOptions;
+  retry?: RetryOptions | undefined;
   /** Timeout of each attempt, in milliseconds. Default 30 000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Check every response body against its schema. Default `true`. */
-  validateResponses?: boolean;
+  validateResponses?: boolean | undefined;
   /** A custom `fetch` (an mTLS agent, a proxy, tests). Default: the global `fetch`. */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Where client-credentials tokens are kept; share one between processes to share tokens. Default: in memory. */
-  tokenCache?: TokenCache;
+  tokenCache?: TokenCache | undefined;
   /** A cached token is renewed at most this long before it expires (short tokens: a tenth of their life). Default 60 000. */
-  tokenRefreshSkewMs?: number;
+  tokenRefreshSkewMs?: number | undefined;
   /** Extra headers on every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Called after every response with its method, path, status and rate-limit state. */
-  onResponse?: (info: ResponseInfo) => void;
+  onResponse?: ((info: ResponseInfo) => void) | undefined;
   /** The clock the SDK reads and sleeps with; for tests. Default: the system clock. */
-  clock?: Clock;
+  clock?: Clock | undefined;
 }
 
 /** Turns client options into the transport's settings, or throws `ConfigurationError` naming the problem. */

@@ -1,0 +1,301 @@
+import type * as z from 'zod/mini';
+import { type ActionModuleUsage, ActionModuleUsageSchema } from '../management/actions/modules.js';
+import { type PhoneMessageType, PhoneMessageTypeSchema } from '../management/guardian/phone.js';
+import {
+  type OrganizationInvitation,
+  OrganizationIdSchema,
+  OrganizationInvitationSchema,
+} from '../management/organizations/invitations.js';
+import { createRandom, type Random } from './random.js';
+
+/** Options of `data.organizations.add`. */
+export interface OrganizationSeed {
+  /** Display name, used in generated invitation URLs; default: the id. */
+  readonly name?: string;
+  /** Invitations to start with (completed as `data.invitations.add` does). */
+  readonly invitations?: readonly OrganizationInvitation[];
+}
+
+/** Options of `data.modules.add`. */
+export interface ModuleSeed {
+  /** Display name; default: the id. */
+  readonly name?: string;
+  /** The action versions that use the module. */
+  readonly actions?: readonly ActionModuleUsage[];
+}
+
+/**
+ * The tenant's data (`emulator.data`): organizations with their invitations, actions
+ * modules with the actions that use them, and the enabled phone factor types. Changes
+ * are seen by the next request. Everything added is checked against the SDK's schemas
+ * (a `TypeError` names the problem), so the emulator never serves what the platform could not.
+ */
+export interface EmulatorData {
+  readonly organizations: {
+    /** Adds an organization (id 1–50 characters); throws if it exists. */
+    add(id: string, seed?: OrganizationSeed): void;
+    /** Removes an organization and its invitations; `false` if there was none. */
+    remove(id: string): boolean;
+    has(id: string): boolean;
+    /** Every organization id, in the order they were added. */
+    ids(): string[];
+  };
+  readonly invitations: {
+    /** An organization's invitations in the order they were added (throws for an unknown organization). */
+    list(organizationId: string): readonly OrganizationInvitation[];
+    /**
+     * Adds invitations to an organization. Missing fields are filled in: `id`,
+     * `organization_id`, `inviter`, `invitee`, `invitation_url`, `created_at` (the
+     * emulator's clock), `expires_at` (7 days later) and `ticket_id`. Returns the stored records.
+     */
+    add(organizationId: string, ...invitations: OrganizationInvitation[]): OrganizationInvitation[];
+    /** Removes one invitation by id; `false` if there was none. */
+    remove(organizationId: string, invitationId: string): boolean;
+    /** Removes every invitation of an organization. */
+    clear(organizationId: string): void;
+  };
+  readonly modules: {
+    /** Adds an actions module; throws if it exists. */
+    add(id: string, seed?: ModuleSeed): void;
+    /** Removes a module; `false` if there was none. */
+    remove(id: string): boolean;
+    has(id: string): boolean;
+    /** Every module id, in the order they were added. */
+    ids(): string[];
+  };
+  readonly actions: {
+    /** The action versions that use a module (throws for an unknown module). */
+    list(moduleId: string): readonly ActionModuleUsage[];
+    /** Adds action versions that use a module; returns the stored records. */
+    add(moduleId: string, ...actions: ActionModuleUsage[]): ActionModuleUsage[];
+    /** Removes the usages with this `action_id`; `false` if there were none. */
+    remove(moduleId: string, actionId: string): boolean;
+    /** Removes every usage of a module. */
+    clear(moduleId: string): void;
+  };
+  /** The enabled phone factor types (spec 2.6); assign to change them (`sms`/`voice`, no duplicates). */
+  phoneMessageTypes: readonly PhoneMessageType[];
+  /** Throws away every change: back to the seed the emulator was created with. */
+  reset(): void;
+}
+
+/** A list made on first use, so a seed of thousands of records costs nothing until it is read. */
+class LazyList<T> {
+  #items: T[] | undefined;
+  #make: (() => T[]) | undefined;
+
+  constructor(make: () => T[]) {
+    this.#make = make;
+  }
+
+  get items(): T[] {
+    if (this.#items === undefined) {
+      this.#items = this.#make?.() ?? [];
+      this.#make = undefined;
+    }
+    return this.#items;
+  }
+}
+
+interface OrganizationEntry {
+  readonly name: string;
+  readonly invitations: LazyList<OrganizationInvitation>;
+}
+
+interface ModuleEntry {
+  readonly name: string;
+  readonly actions: LazyList<ActionModuleUsage>;
+}
+
+/** What a seed function may do: define records whose contents are made on first use. */
+export interface SeedTarget {
+  defineOrganization(id: string, name: string, invitations: () => OrganizationInvitation[]): void;
+  defineModule(id: string, name: string, actions: () => ActionModuleUsage[]): void;
+  phoneMessageTypes: readonly PhoneMessageType[];
+}
+
+/** Fills a fresh store; see `defaultSeed`. */
+export type Seeder = (target: SeedTarget) => void;
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The emulator's data, and the lookups its operations make. */
+export class TenantStore implements EmulatorData, SeedTarget {
+  readonly #organizations = new Map<string, OrganizationEntry>();
+  readonly #modules = new Map<string, ModuleEntry>();
+  #phoneMessageTypes: PhoneMessageType[] = [];
+  readonly #seeder: Seeder | undefined;
+  readonly #now: () => number;
+  #random: Random = createRandom('emulator-data');
+
+  readonly organizations: EmulatorData['organizations'];
+  readonly invitations: EmulatorData['invitations'];
+  readonly modules: EmulatorData['modules'];
+  readonly actions: EmulatorData['actions'];
+
+  constructor(options: { seeder?: Seeder | undefined; now: () => number }) {
+    this.#seeder = options.seeder;
+    this.#now = options.now;
+    this.organizations = {
+      add: (id, seed = {}) => {
+        checkOrganizationId(id);
+        if (this.#organizations.has(id)) throw new TypeError(`organization "${id}" already exists`);
+        const name = seed.name ?? id;
+        const invitations = (seed.invitations ?? []).map((invitation) => this.#completeInvitation(id, name, invitation));
+        this.#organizations.set(id, { name, invitations: new LazyList(() => invitations) });
+      },
+      remove: (id) => this.#organizations.delete(id),
+      has: (id) => this.#organizations.has(id),
+      ids: () => [...this.#organizations.keys()],
+    };
+    this.invitations = {
+      list: (organizationId) => [...this.#organization(organizationId).invitations.items],
+      add: (organizationId, ...invitations) => {
+        const organization = this.#organization(organizationId);
+        const added = invitations.map((invitation) => this.#completeInvitation(organizationId, organization.name, invitation));
+        organization.invitations.items.push(...added);
+        return added;
+      },
+      remove: (organizationId, invitationId) => removeWhere(this.#organization(organizationId).invitations.items, (i) => i.id === invitationId),
+      clear: (organizationId) => {
+        this.#organization(organizationId).invitations.items.length = 0;
+      },
+    };
+    this.modules = {
+      add: (id, seed = {}) => {
+        if (typeof id !== 'string' || id === '') throw new TypeError('a module id must be a non-empty string');
+        if (this.#modules.has(id)) throw new TypeError(`module "${id}" already exists`);
+        const actions = (seed.actions ?? []).map(checkActionUsage);
+        this.#modules.set(id, { name: seed.name ?? id, actions: new LazyList(() => actions) });
+      },
+      remove: (id) => this.#modules.delete(id),
+      has: (id) => this.#modules.has(id),
+      ids: () => [...this.#modules.keys()],
+    };
+    this.actions = {
+      list: (moduleId) => [...this.#module(moduleId).actions.items],
+      add: (moduleId, ...actions) => {
+        const added = actions.map(checkActionUsage);
+        this.#module(moduleId).actions.items.push(...added);
+        return added;
+      },
+      remove: (moduleId, actionId) => removeWhere(this.#module(moduleId).actions.items, (usage) => usage.action_id === actionId),
+      clear: (moduleId) => {
+        this.#module(moduleId).actions.items.length = 0;
+      },
+    };
+    this.reset();
+  }
+
+  get phoneMessageTypes(): readonly PhoneMessageType[] {
+    return [...this.#phoneMessageTypes];
+  }
+
+  set phoneMessageTypes(types: readonly PhoneMessageType[]) {
+    if (!Array.isArray(types)) throw new TypeError('phoneMessageTypes must be an array');
+    for (const type of types) {
+      if (!PhoneMessageTypeSchema.safeParse(type).success) throw new TypeError(`phone message types are "sms" and "voice", not ${JSON.stringify(type)}`);
+    }
+    if (new Set(types).size !== types.length) throw new TypeError('phoneMessageTypes must not repeat a type');
+    this.#phoneMessageTypes = [...types];
+  }
+
+  reset(): void {
+    this.#organizations.clear();
+    this.#modules.clear();
+    this.#phoneMessageTypes = [];
+    this.#random = createRandom('emulator-data');
+    this.#seeder?.(this);
+  }
+
+  defineOrganization(id: string, name: string, invitations: () => OrganizationInvitation[]): void {
+    this.#organizations.set(id, { name, invitations: new LazyList(invitations) });
+  }
+
+  defineModule(id: string, name: string, actions: () => ActionModuleUsage[]): void {
+    this.#modules.set(id, { name, actions: new LazyList(actions) });
+  }
+
+  /** The invitations of an organization as stored (not copied), or `undefined` when it does not exist. */
+  invitationsOf(organizationId: string): readonly OrganizationInvitation[] | undefined {
+    return this.#organizations.get(organizationId)?.invitations.items;
+  }
+
+  /** The usages of a module as stored (not copied), or `undefined` when it does not exist. */
+  actionsOf(moduleId: string): readonly ActionModuleUsage[] | undefined {
+    return this.#modules.get(moduleId)?.actions.items;
+  }
+
+  #organization(id: string): OrganizationEntry {
+    const organization = this.#organizations.get(id);
+    if (organization === undefined) throw new TypeError(`no organization "${id}"; add it with data.organizations.add()`);
+    return organization;
+  }
+
+  #module(id: string): ModuleEntry {
+    const module = this.#modules.get(id);
+    if (module === undefined) throw new TypeError(`no module "${id}"; add it with data.modules.add()`);
+    return module;
+  }
+
+  #completeInvitation(organizationId: string, organizationName: string, input: OrganizationInvitation): OrganizationInvitation {
+    if (input.organization_id !== undefined && input.organization_id !== organizationId) {
+      throw new TypeError(`invitation.organization_id "${input.organization_id}" is not "${organizationId}"`);
+    }
+    const random = this.#random;
+    const ticketId = input.ticket_id ?? random.chars(32);
+    const createdAt = input.created_at ?? new Date(this.#now()).toISOString();
+    const filled: OrganizationInvitation = {
+      id: `uinv_${random.chars(16)}`,
+      organization_id: organizationId,
+      inviter: { name: 'Emulator Admin' },
+      invitee: { email: `invitee.${random.chars(8, 'abcdefghijklmnopqrstuvwxyz0123456789')}@example.com` },
+      invitation_url: invitationUrl(ticketId, organizationId, organizationName),
+      created_at: createdAt,
+      expires_at: new Date(Date.parse(createdAt) + WEEK_MS).toISOString(),
+      ticket_id: ticketId,
+      ...input,
+    };
+    // The schema answers with the fields in the spec's order, whatever order the caller used.
+    const result = OrganizationInvitationSchema.safeParse(filled);
+    if (!result.success) throw new TypeError(`invalid invitation: ${describeIssues(result.error.issues)}`);
+    return result.data;
+  }
+}
+
+/** The invitation link of the platform's shape: the application's login route with the ticket and organization. */
+export function invitationUrl(ticketId: string, organizationId: string, organizationName: string, base = 'https://app.example.com/login'): string {
+  const query = new URLSearchParams({ invitation: ticketId, organization: organizationId, organization_name: organizationName });
+  return `${base}?${query}`;
+}
+
+function checkOrganizationId(id: string): void {
+  const result = OrganizationIdSchema.safeParse(id);
+  if (!result.success) throw new TypeError(`invalid organization id: ${describeIssues(result.error.issues)}`);
+}
+
+function checkActionUsage(usage: ActionModuleUsage): ActionModuleUsage {
+  const result = ActionModuleUsageSchema.safeParse(usage);
+  if (!result.success) throw new TypeError(`invalid action usage: ${describeIssues(result.error.issues)}`);
+  return result.data;
+}
+
+function removeWhere<T>(items: T[], predicate: (item: T) => boolean): boolean {
+  const before = items.length;
+  const kept = items.filter((item) => !predicate(item));
+  items.splice(0, items.length, ...kept);
+  return kept.length !== before;
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${describeIssue(issue)}`).join('; ');
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.message !== 'Invalid input') return issue.message;
+  if (issue.code === 'unrecognized_keys') return `unknown ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
+  if (issue.code === 'invalid_format') return `must be a valid ${issue.format}`;
+  if (issue.code === 'too_small' || issue.code === 'too_big') return `${issue.code === 'too_small' ? 'at least' : 'at most'} ${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}`;
+  return issue.message;
+}

@@ -1,0 +1,147 @@
+import { HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NetworkError, TimeoutError } from '../../src/core/errors.js';
+import { createHttpClient, type FetchLike, headersToRecord, readBody, sendRequest } from '../../src/core/http.js';
+import { VERSION } from '../../src/version.js';
+import { API, recordRequests, useMswServer } from '../helpers/server.js';
+
+const server = useMswServer();
+const requests = recordRequests(server);
+
+afterEach(() => {
+  requests.length = 0;
+  vi.useRealTimers();
+});
+
+/** A fetch that never answers; like the real one, it rejects with the abort reason once the request's signal aborts. */
+const hangingFetch: FetchLike = (request) =>
+  new Promise<Response>((_resolve, reject) => {
+    if (request.signal.aborted) reject(request.signal.reason);
+    request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+  });
+
+describe('sendRequest', () => {
+  it('sends Accept: application/json and a User-Agent naming the SDK and Node', async () => {
+    server.use(http.get(`${API}/things`, () => HttpResponse.json({ ok: true })));
+    const response = await sendRequest(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 });
+    expect(response.status).toBe(200);
+    const [request] = requests;
+    expect(request?.headers.get('accept')).toBe('application/json');
+    expect(request?.headers.get('user-agent')).toBe(`idplatform/${VERSION} node/${process.versions.node}`);
+  });
+
+  it('sends the query, extra headers and a JSON body', async () => {
+    server.use(http.post(`${API}/things`, () => HttpResponse.json({})));
+    const client = createHttpClient({ prefixUrl: API, headers: { 'x-client-header': 'c' } });
+    await sendRequest(client, {
+      method: 'POST',
+      path: 'things',
+      searchParams: new URLSearchParams({ page: '2', q: 'a b' }),
+      body: { json: { message_types: ['sms'] } },
+      headers: { 'x-call-header': 'd' },
+      timeoutMs: 1000,
+    });
+    const [request] = requests;
+    expect(request?.url).toBe(`${API}/things?page=2&q=a+b`);
+    expect(request?.headers.get('x-client-header')).toBe('c');
+    expect(request?.headers.get('x-call-header')).toBe('d');
+    expect(request?.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await request?.json()).toEqual({ message_types: ['sms'] });
+  });
+
+  it('sends a form body as application/x-www-form-urlencoded', async () => {
+    server.use(http.put(`${API}/things`, () => HttpResponse.json({})));
+    await sendRequest(createHttpClient({ prefixUrl: API }), {
+      method: 'PUT',
+      path: 'things',
+      body: { form: new URLSearchParams([['message_types', 'sms']]) },
+      timeoutMs: 1000,
+    });
+    const [request] = requests;
+    expect(request?.headers.get('content-type')).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(await request?.text()).toBe('message_types=sms');
+  });
+
+  it('resolves with non-2xx responses instead of throwing', async () => {
+    server.use(http.get(`${API}/things`, () => HttpResponse.json({ error: 'Not Found' }, { status: 404 })));
+    const response = await sendRequest(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 });
+    expect(response.status).toBe(404);
+  });
+
+  it('rejects with the SDK’s TimeoutError when an attempt takes longer than timeoutMs', async () => {
+    vi.useFakeTimers();
+    const client = createHttpClient({ prefixUrl: API, fetch: hangingFetch });
+    const result = sendRequest(client, { method: 'GET', path: 'things', timeoutMs: 50 });
+    const assertion = expect(result).rejects.toSatisfy(
+      (error) => error instanceof TimeoutError && error.message === 'GET /things timed out after 50 ms' && error.cause === undefined,
+    );
+    await vi.advanceTimersByTimeAsync(50);
+    await assertion;
+  });
+
+  it('rejects with the signal’s reason, not a TimeoutError, as soon as the caller aborts mid-flight', async () => {
+    vi.useFakeTimers();
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const abortingFetch: FetchLike = (request, init) => {
+      const response = hangingFetch(request, init);
+      queueMicrotask(() => controller.abort(reason));
+      return response;
+    };
+    const client = createHttpClient({ prefixUrl: API, fetch: abortingFetch });
+    // No timer is advanced: only the abort can end this request.
+    await expect(sendRequest(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it('rejects with the reason of a signal aborted before sending', async () => {
+    const reason = new Error('too late');
+    const client = createHttpClient({ prefixUrl: API, fetch: hangingFetch });
+    await expect(sendRequest(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+  });
+
+  it('rejects with NetworkError, holding the runtime’s error as cause, when fetch fails', async () => {
+    server.use(http.get(`${API}/things`, () => HttpResponse.error()));
+    const error = await sendRequest(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toMatch(/^GET \/things failed: /);
+    expect((error as NetworkError).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('uses a custom fetch when given one', async () => {
+    const fetch = vi.fn<FetchLike>(async () => new Response('{"custom":true}'));
+    const response = await sendRequest(createHttpClient({ prefixUrl: API, fetch }), { method: 'GET', path: 'things', timeoutMs: 1000 });
+    expect(await response.json()).toEqual({ custom: true });
+    expect(fetch).toHaveBeenCalledOnce();
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('readBody', () => {
+  it('parses JSON', async () => {
+    expect(await readBody(new Response('{"a":[1,2]}', { headers: { 'content-type': 'application/json' } }))).toEqual({ a: [1, 2] });
+  });
+
+  it('parses JSON whatever the content type says', async () => {
+    expect(await readBody(new Response('[1]', { headers: { 'content-type': 'text/plain' } }))).toEqual([1]);
+  });
+
+  it('returns text that is not JSON as it is', async () => {
+    expect(await readBody(new Response('<html>Bad gateway</html>'))).toBe('<html>Bad gateway</html>');
+  });
+
+  it('returns undefined for an empty body and for no body', async () => {
+    expect(await readBody(new Response(''))).toBeUndefined();
+    expect(await readBody(new Response(null, { status: 204 }))).toBeUndefined();
+  });
+});
+
+describe('headersToRecord', () => {
+  it('gives a plain object with lower-case names', () => {
+    expect(headersToRecord(new Headers({ 'X-RateLimit-Limit': '10', 'Content-Type': 'application/json' }))).toEqual({
+      'x-ratelimit-limit': '10',
+      'content-type': 'application/json',
+    });
+  });
+});

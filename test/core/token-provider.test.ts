@@ -1,0 +1,214 @@
+import { describe, expect, it, vi } from 'vitest';
+import { AuthApiError, TokenRequestError } from '../../src/core/errors.js';
+import {
+  ClientCredentialsTokenProvider,
+  callerTokenProvider,
+  type IssuedToken,
+  memoryTokenCache,
+  type TokenCache,
+} from '../../src/core/token-provider.js';
+import { createFakeClock } from '../helpers/clock.js';
+
+const KEY = 'idplatform:https://tenant.test:client-1:https://tenant.test/api/v2/';
+const MAX_SKEW_MS = 60_000;
+
+/** A fetchToken that issues `token-1`, `token-2`, … living `expiresIn` seconds, and counts its calls. */
+function issuer(expiresIn: number | undefined) {
+  const fetchToken = vi.fn(async (): Promise<IssuedToken> => ({ accessToken: `token-${fetchToken.mock.calls.length}`, expiresIn }));
+  return fetchToken;
+}
+
+function provider(fetchToken: () => Promise<IssuedToken>, cache: TokenCache = memoryTokenCache(createFakeClock())) {
+  return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS });
+}
+
+/** A promise with its resolve and reject. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('ClientCredentialsTokenProvider', () => {
+  it('makes one token request for 100 concurrent callers on a cold provider', async () => {
+    const response = deferred<IssuedToken>();
+    const fetchToken = vi.fn(() => response.promise);
+    const tokens = provider(fetchToken);
+    const callers = Array.from({ length: 100 }, () => tokens.getToken());
+    response.resolve({ accessToken: 'shared-token', expiresIn: 86_400 });
+    expect(await Promise.all(callers)).toEqual(Array(100).fill('shared-token'));
+    expect(fetchToken).toHaveBeenCalledTimes(1);
+  });
+
+  it('reuses a 10 s token until a tenth of its life is left (8.9 s), and refetches at 9.0 s', async () => {
+    const clock = createFakeClock();
+    const fetchToken = issuer(10);
+    const tokens = provider(fetchToken, memoryTokenCache(clock));
+    expect(await tokens.getToken()).toBe('token-1');
+    clock.advance(8_900);
+    expect(await tokens.getToken()).toBe('token-1');
+    expect(fetchToken).toHaveBeenCalledTimes(1);
+    clock.advance(100);
+    expect(await tokens.getToken()).toBe('token-2');
+    expect(fetchToken).toHaveBeenCalledTimes(2);
+  });
+
+  it('refetches a 24 h token maxSkewMs (60 s) before it expires', async () => {
+    const clock = createFakeClock();
+    const fetchToken = issuer(86_400);
+    const tokens = provider(fetchToken, memoryTokenCache(clock));
+    await tokens.getToken();
+    clock.advance(86_400_000 - 60_001);
+    expect(await tokens.getToken()).toBe('token-1');
+    clock.advance(1);
+    expect(await tokens.getToken()).toBe('token-2');
+  });
+
+  it('assumes a one-hour life when the server sends no expires_in', async () => {
+    const set = vi.fn();
+    const tokens = provider(issuer(undefined), { get: () => undefined, set });
+    await tokens.getToken();
+    expect(set).toHaveBeenCalledWith(KEY, 'token-1', 3_600_000 - 60_000);
+  });
+
+  it('does not cache a token that has no life left', async () => {
+    const set = vi.fn();
+    const tokens = provider(issuer(0), { get: () => undefined, set });
+    await tokens.getToken();
+    expect(set).not.toHaveBeenCalled();
+  });
+
+  it('throws TokenRequestError with the failure as `cause`, and does not cache the failure', async () => {
+    const failure = new AuthApiError({
+      status: 401,
+      error: 'access_denied',
+      errorDescription: 'Unauthorized',
+      body: undefined,
+      headers: {},
+      rateLimit: undefined,
+    });
+    const fetchToken = vi
+      .fn<() => Promise<IssuedToken>>()
+      .mockRejectedValueOnce(failure)
+      .mockResolvedValueOnce({ accessToken: 'after-failure', expiresIn: 86_400 });
+    const tokens = provider(fetchToken);
+
+    const error = await tokens.getToken().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TokenRequestError);
+    expect((error as TokenRequestError).cause).toBe(failure);
+    expect((error as TokenRequestError).message).toContain('access_denied: Unauthorized');
+
+    expect(await tokens.getToken()).toBe('after-failure');
+    expect(fetchToken).toHaveBeenCalledTimes(2);
+  });
+
+  it('refetches after reject(token) even when the cache still holds that token', async () => {
+    const stale: TokenCache = { get: () => 'stale-token', set: () => {} };
+    const fetchToken = vi.fn(async (): Promise<IssuedToken> => ({ accessToken: 'fresh-token', expiresIn: 86_400 }));
+    const tokens = provider(fetchToken, stale);
+    expect(await tokens.getToken()).toBe('stale-token');
+    expect(fetchToken).not.toHaveBeenCalled();
+
+    expect(tokens.reject('stale-token')).toBe(true);
+    expect(await tokens.getToken()).toBe('fresh-token');
+    expect(fetchToken).toHaveBeenCalledTimes(1);
+  });
+
+  it('answers false when the same token is rejected twice, so a 401 is replayed only once', async () => {
+    const tokens = provider(issuer(86_400));
+    const token = await tokens.getToken();
+    expect(tokens.reject(token)).toBe(true);
+    expect(tokens.reject(token)).toBe(false);
+  });
+
+  it('uses an async token cache with its key and the token’s time to live', async () => {
+    const store = new Map<string, string>();
+    const cache = {
+      get: vi.fn(async (key: string) => store.get(key)),
+      set: vi.fn(async (key: string, token: string, _ttlMs: number) => {
+        store.set(key, token);
+      }),
+    };
+    const fetchToken = issuer(10);
+    expect(await provider(fetchToken, cache).getToken()).toBe('token-1');
+    expect(cache.get).toHaveBeenCalledWith(KEY);
+    expect(cache.set).toHaveBeenCalledWith(KEY, 'token-1', 9_000);
+
+    // A second provider (another process) sharing the cache takes the token from it.
+    const otherFetch = issuer(10);
+    expect(await provider(otherFetch, cache).getToken()).toBe('token-1');
+    expect(otherFetch).not.toHaveBeenCalled();
+  });
+
+  it('rejects only the caller whose signal aborts; the others still get the token', async () => {
+    const response = deferred<IssuedToken>();
+    const fetchToken = vi.fn(() => response.promise);
+    const tokens = provider(fetchToken);
+    const controller = new AbortController();
+    const reason = new Error('caller left');
+
+    const leaving = tokens.getToken(controller.signal);
+    const staying = tokens.getToken();
+    const stayingWithSignal = tokens.getToken(new AbortController().signal);
+    controller.abort(reason);
+    await expect(leaving).rejects.toBe(reason);
+
+    response.resolve({ accessToken: 'shared-token', expiresIn: 86_400 });
+    await expect(staying).resolves.toBe('shared-token');
+    await expect(stayingWithSignal).resolves.toBe('shared-token');
+    expect(fetchToken).toHaveBeenCalledTimes(1);
+  });
+
+  it('rejects at once with the reason of an already aborted signal', async () => {
+    const reason = new Error('aborted before');
+    await expect(provider(issuer(86_400)).getToken(AbortSignal.abort(reason))).rejects.toBe(reason);
+  });
+});
+
+describe('callerTokenProvider', () => {
+  it.each([
+    ['a string', 'caller-token'],
+    ['a sync function', () => 'caller-token'],
+    ['an async function', async () => 'caller-token'],
+  ])('returns the token of %s', async (_kind, source) => {
+    await expect(callerTokenProvider(source).getToken()).resolves.toBe('caller-token');
+  });
+
+  it('calls the function on every request, so a caller can rotate tokens', async () => {
+    let count = 0;
+    const tokens = callerTokenProvider(() => `caller-token-${++count}`);
+    expect(await tokens.getToken()).toBe('caller-token-1');
+    expect(await tokens.getToken()).toBe('caller-token-2');
+  });
+
+  it('throws TokenRequestError when the function returns no token', async () => {
+    await expect(callerTokenProvider(() => '').getToken()).rejects.toBeInstanceOf(TokenRequestError);
+  });
+
+  it('cannot offer another token after a 401: reject answers false', () => {
+    expect(callerTokenProvider('caller-token').reject('caller-token')).toBe(false);
+  });
+});
+
+describe('memoryTokenCache', () => {
+  it('keeps a token for its time to live and forgets it then', () => {
+    const clock = createFakeClock(1_000);
+    const cache = memoryTokenCache(clock);
+    cache.set('key', 'token', 5_000);
+    clock.advance(4_999);
+    expect(cache.get('key')).toBe('token');
+    clock.advance(1);
+    expect(cache.get('key')).toBeUndefined();
+  });
+
+  it('answers undefined for a key it never saw and keeps keys apart', () => {
+    const cache = memoryTokenCache(createFakeClock());
+    cache.set('a', 'token-a', 1_000);
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe('token-a');
+  });
+});
