@@ -46,9 +46,10 @@ export function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): P
       timeoutMs: call.timeoutMs ?? context.timeoutMs,
       signal: call.signal,
     });
-    const responseBody = redact(await readBody(response), call.secrets?.() ?? []);
-    if (!response.ok) throw toAuthApiError(response, responseBody);
-    return validateResponse(call.schema, responseBody);
+    const secrets = call.secrets?.() ?? [];
+    const responseBody = await readBody(response);
+    if (!response.ok) throw toAuthApiError(response, redact(responseBody, secrets));
+    return validateResponse(call.schema, responseBody, secrets);
   };
   return withRetry(attempt, { policy: context.retry, clock: context.clock, idempotent: call.method === 'GET', signal: call.signal });
 }

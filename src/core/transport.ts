@@ -119,9 +119,9 @@ export class Transport {
   }
 
   async #read<T>(request: ApiRequest<T>, response: Response, token: string): Promise<T> {
-    const body = redact(await readBody(response), [token]);
-    if (!response.ok) throw toApiError(request, response, body);
-    return this.#settings.validateResponses ? validateResponse(request.schema, body) : (body as T);
+    const body = await readBody(response);
+    if (!response.ok) throw toApiError(request, response, redact(body, [token]));
+    return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
   }
 }
 

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
+import { redact } from './redaction.js';
 
 /** A zod (mini) schema that yields a `T`; only `safeParse` is used, so a union of schemas is a schema of the union. */
 export interface Schema<T> {
@@ -13,10 +14,13 @@ export function validateParams<T>(schema: Schema<T>, value: unknown): T {
   return result.data;
 }
 
-/** Checks a 2xx body against its schema; throws `ResponseValidationError` carrying the body when it fails. */
-export function validateResponse<T>(schema: Schema<T>, body: unknown): T {
+/**
+ * Checks a 2xx body against its schema; throws `ResponseValidationError` carrying
+ * the body, scrubbed of `secrets`, when it fails.
+ */
+export function validateResponse<T>(schema: Schema<T>, body: unknown, secrets: readonly string[] = []): T {
   const result = schema.safeParse(body);
-  if (!result.success) throw new ResponseValidationError(toIssues(result.error.issues), body);
+  if (!result.success) throw new ResponseValidationError(toIssues(result.error.issues), redact(body, secrets));
   return result.data;
 }
 

@@ -80,6 +80,12 @@ export function apiOf(pathname: string): ApiKind {
 }
 
 /** An error in the shape of the API that `pathname` belongs to. */
-export function errorFor(api: ApiKind, status: number, message: string, code: string, headers: Readonly<Record<string, string>> = {}): Response {
+export function errorFor(
+  api: ApiKind,
+  status: number,
+  message: string,
+  code: string,
+  headers: Readonly<Record<string, string>> = {},
+): Response {
   return api === 'management' ? managementError(status, message, code, headers) : authenticationError(status, code, message, headers);
 }

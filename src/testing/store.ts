@@ -2,8 +2,8 @@ import type * as z from 'zod/mini';
 import { type ActionModuleUsage, ActionModuleUsageSchema } from '../management/actions/modules.js';
 import { type PhoneMessageType, PhoneMessageTypeSchema } from '../management/guardian/phone.js';
 import {
-  type OrganizationInvitation,
   OrganizationIdSchema,
+  type OrganizationInvitation,
   OrganizationInvitationSchema,
 } from '../management/organizations/invitations.js';
 import { createRandom, type Random } from './random.js';
@@ -156,7 +156,8 @@ export class TenantStore implements EmulatorData, SeedTarget {
         organization.invitations.items.push(...added);
         return added;
       },
-      remove: (organizationId, invitationId) => removeWhere(this.#organization(organizationId).invitations.items, (i) => i.id === invitationId),
+      remove: (organizationId, invitationId) =>
+        removeWhere(this.#organization(organizationId).invitations.items, (i) => i.id === invitationId),
       clear: (organizationId) => {
         this.#organization(organizationId).invitations.items.length = 0;
       },
@@ -194,7 +195,8 @@ export class TenantStore implements EmulatorData, SeedTarget {
   set phoneMessageTypes(types: readonly PhoneMessageType[]) {
     if (!Array.isArray(types)) throw new TypeError('phoneMessageTypes must be an array');
     for (const type of types) {
-      if (!PhoneMessageTypeSchema.safeParse(type).success) throw new TypeError(`phone message types are "sms" and "voice", not ${JSON.stringify(type)}`);
+      if (!PhoneMessageTypeSchema.safeParse(type).success)
+        throw new TypeError(`phone message types are "sms" and "voice", not ${JSON.stringify(type)}`);
     }
     if (new Set(types).size !== types.length) throw new TypeError('phoneMessageTypes must not repeat a type');
     this.#phoneMessageTypes = [...types];
@@ -264,7 +266,12 @@ export class TenantStore implements EmulatorData, SeedTarget {
 }
 
 /** The invitation link of the platform's shape: the application's login route with the ticket and organization. */
-export function invitationUrl(ticketId: string, organizationId: string, organizationName: string, base = 'https://app.example.com/login'): string {
+export function invitationUrl(
+  ticketId: string,
+  organizationId: string,
+  organizationName: string,
+  base = 'https://app.example.com/login',
+): string {
   const query = new URLSearchParams({ invitation: ticketId, organization: organizationId, organization_name: organizationName });
   return `${base}?${query}`;
 }
@@ -296,6 +303,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
   if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
   if (issue.code === 'invalid_format') return `must be a valid ${issue.format}`;
-  if (issue.code === 'too_small' || issue.code === 'too_big') return `${issue.code === 'too_small' ? 'at least' : 'at most'} ${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}`;
+  if (issue.code === 'too_small' || issue.code === 'too_big')
+    return `${issue.code === 'too_small' ? 'at least' : 'at most'} ${String(issue.code === 'too_small' ? issue.minimum : issue.maximum)}`;
   return issue.message;
 }

@@ -1,0 +1,94 @@
+import { calculateJwkThumbprint, type CryptoKey, exportJWK, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
+
+/** What an access token is issued for. */
+export interface AccessTokenRequest {
+  /** `iss`: the tenant, `{origin}/`. */
+  readonly issuer: string;
+  /** `aud`: the Management API, `{origin}/api/v2/`. */
+  readonly audience: string;
+  readonly clientId: string;
+  readonly scopes: readonly string[];
+  readonly lifetimeSeconds: number;
+}
+
+/** The outcome of checking a bearer token: its client and scopes, or why it was refused. */
+export type TokenCheck =
+  | { readonly ok: true; readonly clientId: string; readonly scopes: readonly string[] }
+  | { readonly ok: false; readonly message: string };
+
+interface SigningKey {
+  readonly privateKey: CryptoKey;
+  readonly publicKey: CryptoKey;
+  readonly kid: string;
+}
+
+/**
+ * The emulator's access tokens: RS256 JWTs signed with a key pair made on first use
+ * (per emulator, so another emulator's tokens fail the signature check). Times come from `now`.
+ */
+export class AccessTokens {
+  readonly #now: () => number;
+  #key: Promise<SigningKey> | undefined;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  /** Signs a token with claims `iss`, `sub` (`{clientId}@clients`), `aud`, `iat`, `exp`, `scope`, `gty`, `azp`. */
+  async issue(request: AccessTokenRequest): Promise<string> {
+    const { privateKey, kid } = await this.#signingKey();
+    const issuedAt = Math.floor(this.#now() / 1000);
+    return new SignJWT({ scope: request.scopes.join(' '), gty: 'client-credentials', azp: request.clientId })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid })
+      .setIssuer(request.issuer)
+      .setSubject(`${request.clientId}@clients`)
+      .setAudience(request.audience)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + request.lifetimeSeconds)
+      .sign(privateKey);
+  }
+
+  /** Verifies signature, `exp`, `iss` and `aud` of a bearer token, as the Management API does. */
+  async verify(token: string, expected: { readonly issuer: string; readonly audience: string }): Promise<TokenCheck> {
+    const { publicKey } = await this.#signingKey();
+    try {
+      const { payload } = await jwtVerify(token, publicKey, {
+        algorithms: ['RS256'],
+        issuer: expected.issuer,
+        audience: expected.audience,
+        currentDate: new Date(this.#now()),
+        requiredClaims: ['exp', 'sub'],
+      });
+      const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+      const clientId = typeof payload.azp === 'string' ? payload.azp : (payload.sub ?? '').replace(/@clients$/, '');
+      return { ok: true, clientId, scopes };
+    } catch (error) {
+      return { ok: false, message: refusal(error) };
+    }
+  }
+
+  /** The public key set (`/.well-known/jwks.json`) that verifies the emulator's tokens. */
+  async jwks(): Promise<JSONWebKeySet> {
+    const { publicKey, kid } = await this.#signingKey();
+    return { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }] };
+  }
+
+  #signingKey(): Promise<SigningKey> {
+    this.#key ??= (async () => {
+      const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+      return { privateKey, publicKey, kid: await calculateJwkThumbprint(await exportJWK(publicKey)) };
+    })();
+    return this.#key;
+  }
+}
+
+/** The Management API's message for a refused token. */
+function refusal(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  const claim = typeof error === 'object' && error !== null && 'claim' in error ? error.claim : undefined;
+  if (code === 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED') return 'Invalid signature';
+  if (code === 'ERR_JWT_EXPIRED') return 'Expired token';
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'aud') return 'Bad audience';
+  if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'iss') return 'Bad issuer';
+  return 'Invalid token';
+}

@@ -1,0 +1,122 @@
+import { decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, type JWTPayload, jwtVerify } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { clientSecretBasic, clientSecretPost } from '../../src/auth/client-authentication/client-secret.js';
+import { type ClientAssertionSigningKey, privateKeyJwt } from '../../src/auth/client-authentication/private-key-jwt.js';
+import type { ClientAuthentication, TokenEndpointRequest } from '../../src/auth/client-authentication/types.js';
+
+const ISSUER = 'https://tenant.test/';
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** Applies `authentication` to an empty token request and returns it. */
+async function applyTo(authentication: ClientAuthentication): Promise<TokenEndpointRequest> {
+  const request = { body: new URLSearchParams({ grant_type: 'client_credentials' }), headers: {} };
+  await authentication.apply(request, ISSUER);
+  return request;
+}
+
+/** `application/x-www-form-urlencoded` decoding of one value: `+` is a space. */
+const formDecode = (value: string) => decodeURIComponent(value.replaceAll('+', ' '));
+
+describe('clientSecretPost', () => {
+  it('puts client_id and client_secret in the form body and no header', async () => {
+    const authentication = clientSecretPost('client:1', 'secret value');
+    const { body, headers } = await applyTo(authentication);
+    expect(body.get('client_id')).toBe('client:1');
+    expect(body.get('client_secret')).toBe('secret value');
+    expect(body.get('grant_type')).toBe('client_credentials');
+    expect(headers).toEqual({});
+    expect(authentication.method).toBe('client_secret_post');
+    expect(authentication.secrets).toEqual(['secret value']);
+  });
+});
+
+describe('clientSecretBasic', () => {
+  it.each([
+    ['plain ASCII', 'client_1', 'secret_1'],
+    ['a colon', 'urn:client:1', 'pass:word:'],
+    ['non-ASCII characters', 'clíent-東京', 'sécret-😀'],
+    ['spaces and plus signs', 'my client', 'a+b c%20d'],
+    ['form-special characters', 'a&b=c', '?#/\\"\''],
+  ])('sends Basic base64(urlencode(id):urlencode(secret)) for an id and secret with %s', async (_kind, clientId, clientSecret) => {
+    const authentication = clientSecretBasic(clientId, clientSecret);
+    const { body, headers } = await applyTo(authentication);
+    expect([...body.keys()]).toEqual(['grant_type']);
+
+    const [scheme, credentials = ''] = (headers.authorization ?? '').split(' ');
+    expect(scheme).toBe('Basic');
+    const decoded = atob(credentials);
+    const colon = decoded.indexOf(':');
+    expect(formDecode(decoded.slice(0, colon))).toBe(clientId);
+    expect(formDecode(decoded.slice(colon + 1))).toBe(clientSecret);
+    expect(authentication.secrets).toEqual([clientSecret, credentials]);
+  });
+});
+
+describe('privateKeyJwt', () => {
+  const CLIENT_ID = 'client-with-key';
+  const NOW = 1_700_000_000_000;
+
+  async function assertionsOf(signingKey: ClientAssertionSigningKey, alg: 'RS256' | 'ES256' = 'RS256') {
+    const authentication = privateKeyJwt(CLIENT_ID, signingKey, alg, () => NOW);
+    const first = await applyTo(authentication);
+    const second = await applyTo(authentication);
+    return { authentication, requests: [first, second] };
+  }
+
+  async function verify(assertion: string, publicKey: CryptoKey): Promise<JWTPayload> {
+    const { payload } = await jwtVerify(assertion, publicKey, {
+      issuer: CLIENT_ID,
+      subject: CLIENT_ID,
+      audience: ISSUER,
+      currentDate: new Date(NOW + 1000),
+    });
+    return payload;
+  }
+
+  it('signs a fresh 60-second RS256 assertion (iss = sub = client id, aud = issuer, unique jti) on every apply, from a PKCS#8 PEM', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const pem = await exportPKCS8(privateKey);
+    const { authentication, requests } = await assertionsOf(pem);
+
+    const payloads: JWTPayload[] = [];
+    for (const { body, headers } of requests) {
+      expect(body.get('client_id')).toBe(CLIENT_ID);
+      expect(body.get('client_assertion_type')).toBe(ASSERTION_TYPE);
+      expect(body.has('client_secret')).toBe(false);
+      expect(headers).toEqual({});
+      const assertion = body.get('client_assertion') ?? '';
+      expect(decodeProtectedHeader(assertion)).toEqual({ alg: 'RS256', typ: 'JWT' });
+      const payload = await verify(assertion, publicKey);
+      expect(payload).toMatchObject({ iss: CLIENT_ID, sub: CLIENT_ID, aud: ISSUER, iat: NOW / 1000 });
+      expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(60);
+      expect(payload.jti).toEqual(expect.any(String));
+      payloads.push(payload);
+    }
+    expect(payloads[0]?.jti).not.toBe(payloads[1]?.jti);
+    expect(requests[0]?.body.get('client_assertion')).not.toBe(requests[1]?.body.get('client_assertion'));
+    expect(authentication.method).toBe('private_key_jwt');
+    expect(authentication.secrets).toEqual([requests[1]?.body.get('client_assertion')]);
+  });
+
+  it('accepts a CryptoKey', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const { requests } = await assertionsOf(privateKey);
+    const payload = await verify(requests[0]?.body.get('client_assertion') ?? '', publicKey);
+    expect(payload.sub).toBe(CLIENT_ID);
+  });
+
+  it('accepts a private JWK, with another algorithm', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const { requests } = await assertionsOf(await exportJWK(privateKey), 'ES256');
+    const assertion = requests[0]?.body.get('client_assertion') ?? '';
+    expect(decodeProtectedHeader(assertion).alg).toBe('ES256');
+    expect((await verify(assertion, publicKey)).sub).toBe(CLIENT_ID);
+  });
+
+  it('rejects an assertion checked against another key', async () => {
+    const signer = await generateKeyPair('RS256');
+    const other = await generateKeyPair('RS256');
+    const { requests } = await assertionsOf(signer.privateKey);
+    await expect(verify(requests[0]?.body.get('client_assertion') ?? '', other.publicKey)).rejects.toThrow();
+  });
+});

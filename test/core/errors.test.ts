@@ -1,0 +1,189 @@
+import { inspect } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import {
+  ApiError,
+  type ApiErrorDetails,
+  AuthApiError,
+  BadRequestError,
+  ConfigurationError,
+  createApiError,
+  ForbiddenError,
+  IdPlatformError,
+  InsufficientScopeError,
+  NetworkError,
+  NotFoundError,
+  PagingLimitError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+  TokenRequestError,
+  UnauthorizedError,
+} from '../../src/core/errors.js';
+
+const RESET = new Date(1_700_000_010_000);
+
+function details(status: number): ApiErrorDetails {
+  return {
+    status,
+    error: 'Bad Request',
+    message: 'Requesting page exceeds the allowed maximum of 1000 records',
+    errorCode: 'invalid_paging',
+    body: { statusCode: status, error: 'Bad Request', message: 'Requesting page exceeds the allowed maximum of 1000 records' },
+    headers: { 'content-type': 'application/json' },
+    rateLimit: { limit: 50, remaining: 49, reset: RESET },
+    method: 'GET',
+    path: '/organizations/org_1/invitations',
+  };
+}
+
+const authApiError = () =>
+  new AuthApiError({
+    status: 401,
+    error: 'access_denied',
+    errorDescription: 'Unauthorized',
+    body: { error: 'access_denied', error_description: 'Unauthorized' },
+    headers: {},
+    rateLimit: undefined,
+  });
+
+describe('createApiError', () => {
+  it.each([
+    [400, BadRequestError],
+    [401, UnauthorizedError],
+    [403, ForbiddenError],
+    [404, NotFoundError],
+    [429, RateLimitError],
+    [500, ServerError],
+    [503, ServerError],
+  ])('builds the subclass for %i', (status, errorClass) => {
+    const error = createApiError(details(status));
+    expect(error).toBeInstanceOf(errorClass);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.name).toBe(errorClass.name);
+  });
+
+  it('builds a plain ApiError for a status without a subclass (418)', () => {
+    const error = createApiError(details(418));
+    expect(error.constructor).toBe(ApiError);
+    expect(error.name).toBe('ApiError');
+  });
+
+  it('keeps every detail as a field', () => {
+    expect(createApiError(details(400))).toMatchObject({ ...details(400), message: details(400).message });
+  });
+});
+
+describe('toJSON', () => {
+  it('gives name, message and the public fields of an ApiError', () => {
+    expect(JSON.parse(JSON.stringify(createApiError(details(429))))).toEqual({
+      name: 'RateLimitError',
+      message: 'Requesting page exceeds the allowed maximum of 1000 records',
+      status: 429,
+      error: 'Bad Request',
+      errorCode: 'invalid_paging',
+      body: details(429).body,
+      headers: { 'content-type': 'application/json' },
+      rateLimit: { limit: 50, remaining: 49, reset: RESET.toISOString() },
+      method: 'GET',
+      path: '/organizations/org_1/invitations',
+    });
+  });
+
+  it('nests the toJSON of an SDK error given as cause', () => {
+    const json = new TokenRequestError(authApiError()).toJSON();
+    expect(json).toMatchObject({
+      name: 'TokenRequestError',
+      message: 'Could not obtain a Management API access token: access_denied: Unauthorized',
+      cause: { name: 'AuthApiError', status: 401, error: 'access_denied', errorDescription: 'Unauthorized' },
+    });
+  });
+
+  it('keeps only name and message of any other cause', () => {
+    const cause = Object.assign(new TypeError('fetch failed'), { request: { headers: { authorization: 'Bearer x' } } });
+    expect(new NetworkError('GET /x failed: fetch failed', { cause }).toJSON()).toEqual({
+      name: 'NetworkError',
+      message: 'GET /x failed: fetch failed',
+      cause: { name: 'TypeError', message: 'fetch failed' },
+    });
+  });
+
+  it('lists the issues of validation errors', () => {
+    const issues = [{ code: 'too_big', path: ['per_page'], message: 'per_page must be between 1 and 100' }];
+    expect(new RequestValidationError(issues).toJSON()).toMatchObject({ issues });
+    expect(new ResponseValidationError(issues, { per_page: 500 }).toJSON()).toMatchObject({ issues, body: { per_page: 500 } });
+  });
+});
+
+describe('messages', () => {
+  it('RequestValidationError names each broken rule with its path', () => {
+    const error = new RequestValidationError([
+      { code: 'too_big', path: ['per_page'], message: 'per_page must be between 1 and 100' },
+      { code: 'custom', path: [], message: 'something else' },
+    ]);
+    expect(error.message).toBe('Invalid request parameters: per_page: per_page must be between 1 and 100; something else');
+  });
+
+  it('AuthApiError joins error and description, or gives the error alone', () => {
+    expect(authApiError().message).toBe('access_denied: Unauthorized');
+    expect(new AuthApiError({ status: 500, error: 'server_error', errorDescription: undefined, body: undefined, headers: {}, rateLimit: undefined }).message).toBe(
+      'server_error',
+    );
+  });
+
+  it('InsufficientScopeError names the required and granted scopes', () => {
+    const error = new InsufficientScopeError('read:organization_invitations', ['read:users']);
+    expect(error.message).toContain('"read:organization_invitations"');
+    expect(error.message).toContain('granted: read:users');
+    expect(error).toMatchObject({ required: 'read:organization_invitations', granted: ['read:users'] });
+    expect(new InsufficientScopeError('read:x', []).message).toContain('granted: none');
+  });
+
+  it('PagingLimitError tells how many records were reachable and how to stop quietly', () => {
+    const error = new PagingLimitError(1000);
+    expect(error.reachable).toBe(1000);
+    expect(error.message).toContain('first 1000 records');
+    expect(error.message).toContain("onLimit: 'stop'");
+  });
+});
+
+describe('the error hierarchy', () => {
+  const everyError: IdPlatformError[] = [
+    new ConfigurationError('bad options'),
+    new RequestValidationError([]),
+    new ResponseValidationError([], undefined),
+    createApiError(details(418)),
+    ...[400, 401, 403, 404, 429, 500].map((status) => createApiError(details(status))),
+    new InsufficientScopeError('read:x', []),
+    new PagingLimitError(1000),
+    new TimeoutError('timed out'),
+    new NetworkError('failed'),
+    authApiError(),
+    new TokenRequestError(new Error('x')),
+  ];
+
+  it.each(everyError.map((error) => [error.name, error]))('%s extends IdPlatformError and Error, and is named after its class', (_name, error) => {
+    expect(error).toBeInstanceOf(IdPlatformError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe(error.constructor.name);
+    expect(error.stack).toContain(error.name);
+  });
+});
+
+describe('util.inspect', () => {
+  it('shows the stack and the public fields', () => {
+    const output = inspect(createApiError(details(404)), { depth: 10 });
+    expect(output).toContain('NotFoundError: Requesting page exceeds the allowed maximum of 1000 records');
+    expect(output).toContain('"status": 404');
+    expect(output).toContain('"errorCode": "invalid_paging"');
+    expect(output).toContain('"path": "/organizations/org_1/invitations"');
+    expect(output).toContain('"remaining": 49');
+  });
+
+  it('shows the cause’s public fields', () => {
+    const output = inspect(new TokenRequestError(authApiError()), { depth: 10 });
+    expect(output).toContain('TokenRequestError');
+    expect(output).toContain('"errorDescription": "Unauthorized"');
+  });
+});

@@ -1,0 +1,195 @@
+import { inspect } from 'node:util';
+import { exportPKCS8, generateKeyPair } from 'jose';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { IdPlatformError } from '../../src/core/errors.js';
+import { ManagementClient } from '../../src/management/client.js';
+import type { ManagementClientOptions } from '../../src/management/options.js';
+import { API, DOMAIN, ORIGIN, useMswServer } from '../helpers/server.js';
+
+/**
+ * End to end: whatever the servers echo back, no client secret, client assertion
+ * or bearer token may appear in what the SDK throws, logs or serialises.
+ */
+
+const server = useMswServer();
+const CLIENT_SECRET = 'super-secret-value-123';
+const INVITATIONS = `${API}/organizations/org_1/invitations`;
+
+/** Every way an error (or the client) can reach a log. */
+function renderings(value: unknown): Record<string, string> {
+  const views: Record<string, string> = { json: JSON.stringify(value) ?? '', inspect: inspect(value, { depth: 10 }) };
+  if (value instanceof Error) Object.assign(views, { message: value.message, stack: value.stack ?? '' });
+  return views;
+}
+
+function expectFreeOf(value: unknown, secrets: readonly string[]) {
+  for (const [view, text] of Object.entries(renderings(value))) {
+    for (const secret of secrets) expect(text, `${view} holds a secret`).not.toContain(secret);
+  }
+}
+
+/** Runs a call expected to fail and returns what it threw. */
+async function failureOf(call: () => Promise<unknown>): Promise<IdPlatformError> {
+  const error = await call().then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(IdPlatformError);
+  return error as IdPlatformError;
+}
+
+/** A token endpoint that issues a new token on each request, remembering each one. */
+function issuingTokens() {
+  const issued: string[] = [];
+  const handler = http.post(`${ORIGIN}/oauth/token`, () => {
+    const token = `opaque-access-token-${issued.length + 1}-abcdef`;
+    issued.push(token);
+    return HttpResponse.json({ access_token: token, token_type: 'Bearer', expires_in: 86_400 });
+  });
+  return { issued, handler };
+}
+
+/** An API error answer whose message and body echo the request's bearer token. */
+function echoingToken(status: number, error: string) {
+  return http.get(INVITATIONS, ({ request }) => {
+    const authorization = request.headers.get('authorization') ?? '';
+    return HttpResponse.json(
+      { statusCode: status, error, message: `Rejected ${authorization}`, echo: { token: authorization.slice('Bearer '.length) } },
+      { status },
+    );
+  });
+}
+
+function secretClient(options: Partial<ManagementClientOptions> = {}) {
+  return new ManagementClient({ domain: DOMAIN, clientId: 'client-1', clientSecret: CLIENT_SECRET, retry: false, ...options });
+}
+
+describe('client secret and tokens never leak', () => {
+  it('keeps the secret out of a token endpoint failure that echoes it (client_secret_post)', async () => {
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, async ({ request }) => {
+        const form = new URLSearchParams(await request.text());
+        return HttpResponse.json(
+          { error: 'access_denied', error_description: `Unauthorized: wrong secret ${form.get('client_secret')}`, echo: Object.fromEntries(form) },
+          { status: 401 },
+        );
+      }),
+    );
+    const client = secretClient();
+    const error = await failureOf(() => client.organizations.invitations.list('org_1'));
+    expect(error.name).toBe('TokenRequestError');
+    expect(error.message).toContain('access_denied');
+    expectFreeOf(error, [CLIENT_SECRET]);
+    expectFreeOf(client, [CLIENT_SECRET]);
+  });
+
+  it('keeps the secret and the Basic credentials out of a token endpoint failure that echoes them (client_secret_basic)', async () => {
+    const echoed: string[] = [];
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, ({ request }) => {
+        const authorization = request.headers.get('authorization') ?? '';
+        echoed.push(authorization.slice('Basic '.length));
+        return HttpResponse.json({ error: 'invalid_client', error_description: `Bad ${authorization} / ${CLIENT_SECRET}` }, { status: 401 });
+      }),
+    );
+    const client = secretClient({ tokenEndpointAuthMethod: 'client_secret_basic' });
+    const error = await failureOf(() => client.organizations.invitations.list('org_1'));
+    expect(echoed).toHaveLength(1);
+    expectFreeOf(error, [CLIENT_SECRET, ...echoed]);
+  });
+
+  it.each([
+    [401, 'Unauthorized'],
+    [403, 'Forbidden'],
+    [500, 'Internal Server Error'],
+    [400, 'Bad Request'],
+  ])('keeps the bearer token out of a %i API error that echoes it', async (status, errorName) => {
+    const tokens = issuingTokens();
+    server.use(tokens.handler, echoingToken(status, errorName));
+    const client = secretClient();
+    const error = await failureOf(() => client.organizations.invitations.list('org_1'));
+    expect(error).toMatchObject({ status });
+    expect(error.message).toContain('[REDACTED]');
+    expect(tokens.issued.length).toBeGreaterThan(0);
+    expectFreeOf(error, [CLIENT_SECRET, ...tokens.issued]);
+    expectFreeOf(client, [CLIENT_SECRET, ...tokens.issued]);
+  });
+
+  it('keeps the bearer token out of an API error whose plain-text body echoes it', async () => {
+    const tokens = issuingTokens();
+    server.use(
+      tokens.handler,
+      http.get(INVITATIONS, ({ request }) => new HttpResponse(`invalid ${request.headers.get('authorization')}`, { status: 401 })),
+    );
+    const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expectFreeOf(error, tokens.issued);
+  });
+
+  it('keeps secrets out of network failures of the token endpoint and of the API', async () => {
+    server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.error()));
+    const tokenFailure = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expect(tokenFailure.name).toBe('TokenRequestError');
+    expectFreeOf(tokenFailure, [CLIENT_SECRET]);
+
+    const tokens = issuingTokens();
+    server.use(tokens.handler, http.get(INVITATIONS, () => HttpResponse.error()));
+    const apiFailure = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expect(apiFailure.name).toBe('NetworkError');
+    expectFreeOf(apiFailure, [CLIENT_SECRET, ...tokens.issued]);
+  });
+
+  it('keeps the bearer token out of a response that fails validation while echoing it', async () => {
+    const tokens = issuingTokens();
+    server.use(
+      tokens.handler,
+      http.get(INVITATIONS, ({ request }) => HttpResponse.json([{ id: 'inv_1', unexpected: request.headers.get('authorization') }])),
+    );
+    const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expect(error.name).toBe('ResponseValidationError');
+    expectFreeOf(error, [CLIENT_SECRET, ...tokens.issued]);
+  });
+
+  it('keeps the issued token out of a token response that fails validation', async () => {
+    const leaked = 'opaque-access-token-in-broken-response';
+    server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: leaked, token_type: 42, expires_in: 'soon' })));
+    const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expect(error.name).toBe('TokenRequestError');
+    expectFreeOf(error, [CLIENT_SECRET, leaked]);
+  });
+
+  it('never shows credentials when the client itself is inspected or serialised', () => {
+    const client = secretClient({ headers: { 'x-extra': 'x' } });
+    expectFreeOf(client, [CLIENT_SECRET]);
+    expect(inspect(client, { depth: 10 })).toContain(API);
+    expectFreeOf(new ManagementClient({ domain: DOMAIN, token: 'caller-bearer-token-xyz' }), ['caller-bearer-token-xyz']);
+  });
+});
+
+describe('client assertions never leak', () => {
+  it('keeps the private_key_jwt assertion out of token endpoint failures that echo it', async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const pem = await exportPKCS8(privateKey);
+    const assertions: string[] = [];
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, async ({ request }) => {
+        const assertion = new URLSearchParams(await request.text()).get('client_assertion') ?? '';
+        assertions.push(assertion);
+        const status = assertions.length === 1 ? 401 : 400;
+        return HttpResponse.json({ error: 'invalid_client', error_description: `Bad assertion ${assertion}`, assertion }, { status });
+      }),
+    );
+    const client = new ManagementClient({ domain: DOMAIN, clientId: 'client-1', clientAssertionSigningKey: pem, retry: false });
+    const errors = [
+      await failureOf(() => client.organizations.invitations.list('org_1')),
+      await failureOf(() => client.organizations.invitations.list('org_1')),
+    ];
+    expect(assertions).toHaveLength(2);
+    expect(assertions[0]).not.toBe(assertions[1]);
+    for (const error of errors) {
+      expect(error.name).toBe('TokenRequestError');
+      expectFreeOf(error, [...assertions, pem]);
+    }
+    expectFreeOf(client, [...assertions, pem]);
+  });
+});
