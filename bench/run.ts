@@ -42,9 +42,27 @@ async function measure(name: string, run: () => Promise<unknown>, iterations: nu
 const validated = client(true);
 const unvalidated = client(false);
 const small = await measure('guardian.phone.getMessageTypes (tiny body)', () => validated.guardian.phone.getMessageTypes(), 5_000);
-const withSchema = await measure('invitations.list, 100 records, validated', () => validated.organizations.invitations.list('org_1', { per_page: 100 }), 2_000);
-const withoutSchema = await measure('invitations.list, 100 records, validateResponses: false', () => unvalidated.organizations.invitations.list('org_1', { per_page: 100 }), 2_000);
-const rawTiny = await measure('baseline: the fetch stub + JSON.parse alone, tiny body', async () => (await fetch(new Request('https://x/api/v2/guardian'))).json(), 5_000);
-const rawFetch = await measure('baseline: the fetch stub + JSON.parse alone, 100 records', async () => (await fetch(new Request('https://x/api/v2/organizations/o/invitations'))).json(), 2_000);
+const withSchema = await measure(
+  'invitations.list, 100 records, validated',
+  () => validated.organizations.invitations.list('org_1', { per_page: 100 }),
+  2_000,
+);
+const withoutSchema = await measure(
+  'invitations.list, 100 records, validateResponses: false',
+  () => unvalidated.organizations.invitations.list('org_1', { per_page: 100 }),
+  2_000,
+);
+const rawTiny = await measure(
+  'baseline: the fetch stub + JSON.parse alone, tiny body',
+  async () => (await fetch(new Request('https://x/api/v2/guardian'))).json(),
+  5_000,
+);
+const rawFetch = await measure(
+  'baseline: the fetch stub + JSON.parse alone, 100 records',
+  async () => (await fetch(new Request('https://x/api/v2/organizations/o/invitations'))).json(),
+  2_000,
+);
 console.log(`\nvalidation cost of 100 invitations: ${(withSchema / withoutSchema).toFixed(2)}x the unvalidated call`);
-console.log(`SDK overhead over a bare fetch+parse: ${(withoutSchema / rawFetch).toFixed(2)}x (100 records), ${(small / rawTiny).toFixed(2)}x (tiny body)`);
+console.log(
+  `SDK overhead over a bare fetch+parse: ${(withoutSchema / rawFetch).toFixed(2)}x (100 records), ${(small / rawTiny).toFixed(2)}x (tiny body)`,
+);

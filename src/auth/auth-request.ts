@@ -46,23 +46,35 @@ export function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): P
       timeoutMs: call.timeoutMs ?? context.timeoutMs,
       signal: call.signal,
     });
-    const secrets = call.secrets?.() ?? [];
     const responseBody = await readBody(response);
-    if (!response.ok) throw toAuthApiError(response, redact(responseBody, secrets));
+    const secrets = [...(call.secrets?.() ?? []), ...issuedCredentials(responseBody)];
+    if (!response.ok) throw toAuthApiError(response, responseBody, secrets);
     return validateResponse(call.schema, responseBody, secrets);
   };
   return withRetry(attempt, { policy: context.retry, clock: context.clock, idempotent: call.method === 'GET', signal: call.signal });
 }
 
-function toAuthApiError(response: Response, body: unknown): AuthApiError {
+/** Members of an answer that hold issued credentials: kept out of errors even when the answer is malformed. */
+const CREDENTIAL_MEMBERS = ['access_token', 'refresh_token', 'id_token'];
+
+/** The tokens an answer carries, so that a body which fails its schema is not thrown with them. */
+function issuedCredentials(body: unknown): string[] {
+  if (typeof body !== 'object' || body === null) return [];
+  const values = CREDENTIAL_MEMBERS.map((name) => (body as Record<string, unknown>)[name]);
+  return values.filter((value): value is string => typeof value === 'string');
+}
+
+/** Builds the error of a non-2xx answer, scrubbed of `secrets` wherever the server may echo them (body, status text, headers). */
+function toAuthApiError(response: Response, receivedBody: unknown, secrets: readonly string[]): AuthApiError {
+  const body = redact(receivedBody, secrets);
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
   return new AuthApiError({
     status: response.status,
-    error: text(fields.error) ?? text(fields.code) ?? (response.statusText || `HTTP ${response.status}`),
+    error: text(fields.error) ?? text(fields.code) ?? (redact(response.statusText, secrets) || `HTTP ${response.status}`),
     errorDescription: text(fields.error_description) ?? text(fields.description) ?? text(fields.message),
     body,
-    headers: headersToRecord(response.headers),
+    headers: redact(headersToRecord(response.headers), secrets),
     rateLimit: parseRateLimit(response.headers),
   });
 }

@@ -24,7 +24,8 @@ export function requestToken(
     method: 'POST',
     path: 'oauth/token',
     schema: TokenResponseSchema,
-    secrets: () => authentication.secrets,
+    secrets: () =>
+      [...authentication.secrets, grant.code, grant.code_verifier, grant.refresh_token, grant.password, grant.otp].filter(isText),
     prepare: async () => {
       const body = new URLSearchParams();
       for (const [name, value] of Object.entries(grant)) if (value !== undefined) body.set(name, value);
@@ -34,4 +35,8 @@ export function requestToken(
     },
     ...options,
   });
+}
+
+function isText(value: string | undefined): value is string {
+  return typeof value === 'string';
 }

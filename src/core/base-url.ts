@@ -20,6 +20,7 @@ export function resolveEndpoint(options: { domain?: string | undefined; baseUrl?
   }
   if (baseUrl !== undefined) {
     const url = parseUrl(baseUrl, 'baseUrl');
+    if (url.search || url.hash) throw new ConfigurationError('`baseUrl` must not contain a query or a fragment');
     return { baseUrl: url.href.replace(/\/+$/, ''), origin: url.origin };
   }
   if (typeof domain !== 'string' || domain.trim() === '') {

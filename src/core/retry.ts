@@ -62,33 +62,38 @@ export function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): 
     shouldRetry: async ({ error }) => {
       const wait = retryWait(error, ++retryNumber, context);
       if (wait === undefined) return false;
-      if (wait.mandated && wait.ms > policy.maxDelayMs) throw error;
-      await clock.sleep(Math.min(wait.ms, policy.maxDelayMs), signal);
+      if (wait.mandatedMs > policy.maxDelayMs) throw error;
+      await clock.sleep(wait.mandatedMs > 0 ? wait.ms : Math.min(wait.ms, policy.maxDelayMs), signal);
       return true;
     },
   });
 }
 
-/** How long to wait before retry number `retryNumber`, or `undefined` when `error` is not worth a retry. */
+/**
+ * How long to wait before retry number `retryNumber` (`ms`, jitter included), and
+ * how much of it the server demands (`mandatedMs`: until `X-RateLimit-Reset` or
+ * `Retry-After`, 0 for backoff); `undefined` when `error` is not worth a retry.
+ */
 export function retryWait(
   error: unknown,
   retryNumber: number,
   context: Pick<RetryContext, 'idempotent' | 'clock' | 'random'>,
-): { ms: number; mandated: boolean } | undefined {
+): { ms: number; mandatedMs: number } | undefined {
   const random = context.random ?? Math.random;
-  const backoff = { ms: exponentialBackoff(retryNumber, random), mandated: false };
+  const backoff = { ms: exponentialBackoff(retryNumber, random), mandatedMs: 0 };
   if (error instanceof NetworkError || error instanceof TimeoutError) return context.idempotent ? backoff : undefined;
   if (!(error instanceof ApiError || error instanceof AuthApiError)) return undefined;
 
   const retryable = error.status === 429 || (context.idempotent && [502, 503, 504].includes(error.status));
   if (!retryable) return undefined;
   const now = context.clock.now();
-  if (error.status === 429 && error.rateLimit) {
-    const untilReset = Math.max(0, error.rateLimit.reset.getTime() - now);
-    return { ms: untilReset + Math.floor(random() * RATE_LIMIT_JITTER_MS), mandated: true };
+  const reset = Number(error.headers['x-ratelimit-reset']);
+  if (error.status === 429 && error.headers['x-ratelimit-reset'] && Number.isFinite(reset)) {
+    const untilReset = Math.max(0, reset * 1000 - now);
+    return { ms: untilReset + Math.floor(random() * RATE_LIMIT_JITTER_MS), mandatedMs: untilReset };
   }
   const retryAfter = parseRetryAfter(error.headers['retry-after'], now);
-  return retryAfter === undefined ? backoff : { ms: retryAfter, mandated: true };
+  return retryAfter === undefined ? backoff : { ms: retryAfter, mandatedMs: retryAfter };
 }
 
 /** 500 ms, 1 s, 2 s, … with "equal jitter": each wait is between half and all of its step. */

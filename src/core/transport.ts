@@ -120,22 +120,24 @@ export class Transport {
 
   async #read<T>(request: ApiRequest<T>, response: Response, token: string): Promise<T> {
     const body = await readBody(response);
-    if (!response.ok) throw toApiError(request, response, redact(body, [token]));
+    if (!response.ok) throw toApiError(request, response, body, [token]);
     return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
   }
 }
 
-function toApiError(request: ApiRequest<unknown>, response: Response, body: unknown) {
+/** Builds the error of a non-2xx answer, scrubbed of `secrets` wherever the server may echo them (body, status text, headers). */
+function toApiError(request: ApiRequest<unknown>, response: Response, receivedBody: unknown, secrets: readonly string[]) {
+  const body = redact(receivedBody, secrets);
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-  const error = text(fields.error) ?? (response.statusText || `HTTP ${response.status}`);
+  const error = text(fields.error) ?? (redact(response.statusText, secrets) || `HTTP ${response.status}`);
   return createApiError({
     status: response.status,
     error,
     message: text(fields.message) ?? (typeof body === 'string' && body.length <= 200 ? body : error),
     errorCode: text(fields.errorCode),
     body,
-    headers: headersToRecord(response.headers),
+    headers: redact(headersToRecord(response.headers), secrets),
     rateLimit: parseRateLimit(response.headers),
     method: request.method,
     path: `/${request.path}`,

@@ -20,7 +20,7 @@ export function validateParams<T>(schema: Schema<T>, value: unknown): T {
  */
 export function validateResponse<T>(schema: Schema<T>, body: unknown, secrets: readonly string[] = []): T {
   const result = schema.safeParse(body);
-  if (!result.success) throw new ResponseValidationError(toIssues(result.error.issues), redact(body, secrets));
+  if (!result.success) throw new ResponseValidationError(redact(toIssues(result.error.issues), secrets), redact(body, secrets));
   return result.data;
 }
 

@@ -63,8 +63,15 @@ describe('resolveEndpoint with `baseUrl`', () => {
     },
   );
 
-  it.each(['ftp://example.com/api/v2', 'ws://localhost/api/v2', 'file:///etc/passwd', 'javascript:alert(1)'])('refuses the scheme of %s', (baseUrl) => {
-    expect(() => resolveEndpoint({ baseUrl }, API_PATH)).toThrow(/must be an https: URL/);
+  it.each(['ftp://example.com/api/v2', 'ws://localhost/api/v2', 'file:///etc/passwd', 'javascript:alert(1)'])(
+    'refuses the scheme of %s',
+    (baseUrl) => {
+      expect(() => resolveEndpoint({ baseUrl }, API_PATH)).toThrow(/must be an https: URL/);
+    },
+  );
+
+  it.each(['https://acme.example.com/api/v2?tenant=1', 'https://acme.example.com/api/v2#top'])('refuses the query or fragment of %s', (baseUrl) => {
+    expect(() => resolveEndpoint({ baseUrl }, '/api/v2')).toThrow('must not contain a query or a fragment');
   });
 
   it('refuses a string that is not a URL', () => {

@@ -127,9 +127,16 @@ describe('messages', () => {
 
   it('AuthApiError joins error and description, or gives the error alone', () => {
     expect(authApiError().message).toBe('access_denied: Unauthorized');
-    expect(new AuthApiError({ status: 500, error: 'server_error', errorDescription: undefined, body: undefined, headers: {}, rateLimit: undefined }).message).toBe(
-      'server_error',
-    );
+    expect(
+      new AuthApiError({
+        status: 500,
+        error: 'server_error',
+        errorDescription: undefined,
+        body: undefined,
+        headers: {},
+        rateLimit: undefined,
+      }).message,
+    ).toBe('server_error');
   });
 
   it('InsufficientScopeError names the required and granted scopes', () => {
@@ -163,12 +170,15 @@ describe('the error hierarchy', () => {
     new TokenRequestError(new Error('x')),
   ];
 
-  it.each(everyError.map((error) => [error.name, error]))('%s extends IdPlatformError and Error, and is named after its class', (_name, error) => {
-    expect(error).toBeInstanceOf(IdPlatformError);
-    expect(error).toBeInstanceOf(Error);
-    expect(error.name).toBe(error.constructor.name);
-    expect(error.stack).toContain(error.name);
-  });
+  it.each(everyError.map((error) => [error.name, error]))(
+    '%s extends IdPlatformError and Error, and is named after its class',
+    (_name, error) => {
+      expect(error).toBeInstanceOf(IdPlatformError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe(error.constructor.name);
+      expect(error.stack).toContain(error.name);
+    },
+  );
 });
 
 describe('util.inspect', () => {

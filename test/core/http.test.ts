@@ -96,7 +96,9 @@ describe('sendRequest', () => {
   it('rejects with the reason of a signal aborted before sending', async () => {
     const reason = new Error('too late');
     const client = createHttpClient({ prefixUrl: API, fetch: hangingFetch });
-    await expect(sendRequest(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    await expect(sendRequest(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: AbortSignal.abort(reason) })).rejects.toBe(
+      reason,
+    );
   });
 
   it('rejects with NetworkError, holding the runtime’s error as cause, when fetch fails', async () => {

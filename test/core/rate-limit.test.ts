@@ -16,11 +16,14 @@ describe('parseRateLimit', () => {
     expect(parseRateLimit(new Headers())).toBeUndefined();
   });
 
-  it.each(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])('answers undefined rather than half a value when %s is missing', (missing) => {
-    const headers = new Headers({ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1700000010' });
-    headers.delete(missing);
-    expect(parseRateLimit(headers)).toBeUndefined();
-  });
+  it.each(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])(
+    'answers undefined rather than half a value when %s is missing',
+    (missing) => {
+      const headers = new Headers({ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1700000010' });
+      headers.delete(missing);
+      expect(parseRateLimit(headers)).toBeUndefined();
+    },
+  );
 
   it.each(['', '   ', 'soon', 'NaN', 'Infinity'])('answers undefined when a header holds %j', (value) => {
     const headers = new Headers({ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': value });

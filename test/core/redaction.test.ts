@@ -19,6 +19,10 @@ describe('redact', () => {
     });
   });
 
+  it('redacts keys as well as values', () => {
+    expect(redact({ [`unknown ${TOKEN}`]: true }, [TOKEN])).toEqual({ 'unknown [REDACTED]': true });
+  });
+
   it('does not change the value it was given', () => {
     const body = { message: SECRET };
     redact(body, [SECRET]);

@@ -49,7 +49,11 @@ function failingThen(...errors: unknown[]) {
   return { state, attempt };
 }
 
-function run(attempt: () => Promise<string>, clock: FakeClock, options: { idempotent?: boolean; policy?: RetryPolicy; random?: () => number; signal?: AbortSignal } = {}) {
+function run(
+  attempt: () => Promise<string>,
+  clock: FakeClock,
+  options: { idempotent?: boolean; policy?: RetryPolicy; random?: () => number; signal?: AbortSignal } = {},
+) {
   return withRetry(attempt, {
     policy: options.policy ?? POLICY,
     clock,
@@ -129,6 +133,13 @@ describe('withRetry on 429', () => {
     expect((rejection as RateLimitError).rateLimit?.reset.getTime()).toBe((Math.floor(NOW / 1000) + 120) * 1000);
     expect(clock.sleeps).toEqual([]);
     expect(state.calls).toBe(1);
+  });
+
+  it('waits for a reset just inside maxDelayMs even when the jitter takes the sleep past it', async () => {
+    const clock = createFakeClock(NOW);
+    const { attempt } = failingThen(apiError(429, rateLimitHeaders(2)));
+    await expect(run(attempt, clock, { policy: { maxRetries: 3, maxDelayMs: 1_600 }, random: () => 0.99 })).resolves.toBe('ok');
+    expect(clock.sleeps).toEqual([1_500 + 247]);
   });
 
   it('throws at once when Retry-After asks for longer than maxDelayMs', async () => {
@@ -272,15 +283,29 @@ describe('retryWait', () => {
     expect(retryWait('not an error', 1, { idempotent: true, clock })).toBeUndefined();
   });
 
-  it('marks server-named waits as mandated and backoff as not', () => {
-    expect(retryWait(apiError(429, { 'retry-after': '2' }), 1, { idempotent: true, clock })).toEqual({ ms: 2000, mandated: true });
-    expect(retryWait(apiError(503), 2, { idempotent: true, clock, random: () => 0 })).toEqual({ ms: 500, mandated: false });
+  it('says how much of a wait the server demands, and none for backoff', () => {
+    expect(retryWait(apiError(429, { 'retry-after': '2' }), 1, { idempotent: true, clock })).toEqual({ ms: 2000, mandatedMs: 2000 });
+    expect(retryWait(apiError(503), 2, { idempotent: true, clock, random: () => 0 })).toEqual({ ms: 500, mandatedMs: 0 });
+  });
+
+  it('demands only the time until the reset; the jitter on top is not demanded', () => {
+    const wait = retryWait(apiError(429, rateLimitHeaders(3)), 1, { idempotent: true, clock, random: () => 0.99 });
+    expect(wait?.mandatedMs).toBe(2_500);
+    expect(wait?.ms).toBe(2_500 + 247);
+  });
+
+  it('honours a lone X-RateLimit-Reset without the other two headers', () => {
+    const reset = String(Math.floor(NOW / 1000) + 10);
+    expect(retryWait(apiError(429, { 'x-ratelimit-reset': reset }), 1, { idempotent: true, clock, random: () => 0 })).toEqual({
+      ms: 9_500,
+      mandatedMs: 9_500,
+    });
   });
 
   it('ignores a Retry-After it cannot read and backs off instead', () => {
     expect(retryWait(apiError(429, { 'retry-after': 'soon' }), 1, { idempotent: true, clock, random: () => 0 })).toEqual({
       ms: 250,
-      mandated: false,
+      mandatedMs: 0,
     });
   });
 });

@@ -71,7 +71,11 @@ describe('client secret and tokens never leak', () => {
       http.post(`${ORIGIN}/oauth/token`, async ({ request }) => {
         const form = new URLSearchParams(await request.text());
         return HttpResponse.json(
-          { error: 'access_denied', error_description: `Unauthorized: wrong secret ${form.get('client_secret')}`, echo: Object.fromEntries(form) },
+          {
+            error: 'access_denied',
+            error_description: `Unauthorized: wrong secret ${form.get('client_secret')}`,
+            echo: Object.fromEntries(form),
+          },
           { status: 401 },
         );
       }),
@@ -90,7 +94,10 @@ describe('client secret and tokens never leak', () => {
       http.post(`${ORIGIN}/oauth/token`, ({ request }) => {
         const authorization = request.headers.get('authorization') ?? '';
         echoed.push(authorization.slice('Basic '.length));
-        return HttpResponse.json({ error: 'invalid_client', error_description: `Bad ${authorization} / ${CLIENT_SECRET}` }, { status: 401 });
+        return HttpResponse.json(
+          { error: 'invalid_client', error_description: `Bad ${authorization} / ${CLIENT_SECRET}` },
+          { status: 401 },
+        );
       }),
     );
     const client = secretClient({ tokenEndpointAuthMethod: 'client_secret_basic' });
@@ -133,7 +140,10 @@ describe('client secret and tokens never leak', () => {
     expectFreeOf(tokenFailure, [CLIENT_SECRET]);
 
     const tokens = issuingTokens();
-    server.use(tokens.handler, http.get(INVITATIONS, () => HttpResponse.error()));
+    server.use(
+      tokens.handler,
+      http.get(INVITATIONS, () => HttpResponse.error()),
+    );
     const apiFailure = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
     expect(apiFailure.name).toBe('NetworkError');
     expectFreeOf(apiFailure, [CLIENT_SECRET, ...tokens.issued]);
@@ -148,6 +158,46 @@ describe('client secret and tokens never leak', () => {
     const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
     expect(error.name).toBe('ResponseValidationError');
     expectFreeOf(error, [CLIENT_SECRET, ...tokens.issued]);
+  });
+
+  it('keeps the bearer token out of a response whose unknown keys echo it', async () => {
+    const tokens = issuingTokens();
+    server.use(
+      tokens.handler,
+      http.get(INVITATIONS, ({ request }) => HttpResponse.json([{ [request.headers.get('authorization') ?? '']: true }])),
+    );
+    const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expect(error.name).toBe('ResponseValidationError');
+    expectFreeOf(error, tokens.issued);
+  });
+
+  it('keeps the bearer token out of response headers and status text that echo it', async () => {
+    const tokens = issuingTokens();
+    server.use(
+      tokens.handler,
+      http.get(INVITATIONS, ({ request }) => {
+        const authorization = request.headers.get('authorization') ?? '';
+        return new HttpResponse(null, {
+          status: 401,
+          statusText: `Denied ${authorization}`,
+          headers: { 'www-authenticate': authorization },
+        });
+      }),
+    );
+    const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expect(error).toMatchObject({ status: 401, headers: { 'www-authenticate': 'Bearer [REDACTED]' } });
+    expectFreeOf(error, tokens.issued);
+  });
+
+  it('keeps the secret out of token endpoint headers that echo it', async () => {
+    server.use(
+      http.post(
+        `${ORIGIN}/oauth/token`,
+        () => new HttpResponse(null, { status: 401, statusText: CLIENT_SECRET, headers: { 'x-debug': CLIENT_SECRET } }),
+      ),
+    );
+    const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expectFreeOf(error, [CLIENT_SECRET]);
   });
 
   it('keeps the issued token out of a token response that fails validation', async () => {

@@ -1,6 +1,6 @@
 import { HttpResponse, http } from 'msw';
-import * as z from 'zod/mini';
 import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod/mini';
 import {
   ApiError,
   BadRequestError,
@@ -62,7 +62,14 @@ describe('Transport', () => {
       server.use(http.get(`${API}/things`, () => errorBody(status, 'Some Error', `failed with ${status}`, 'some_code')));
       const error = await get(transport().instance).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ErrorClass);
-      expect(error).toMatchObject({ status, error: 'Some Error', message: `failed with ${status}`, errorCode: 'some_code', method: 'GET', path: '/things' });
+      expect(error).toMatchObject({
+        status,
+        error: 'Some Error',
+        message: `failed with ${status}`,
+        errorCode: 'some_code',
+        method: 'GET',
+        path: '/things',
+      });
     }
   });
 
@@ -77,12 +84,20 @@ describe('Transport', () => {
     const reset = Math.floor(Date.UTC(2026, 0, 1) / 1000) + 30;
     server.use(
       http.get(`${API}/things`, () =>
-        HttpResponse.json({ ok: true }, { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '49', 'x-ratelimit-reset': String(reset) } }),
+        HttpResponse.json(
+          { ok: true },
+          { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '49', 'x-ratelimit-reset': String(reset) } },
+        ),
       ),
     );
     const onResponse = vi.fn();
     await get(transport({ onResponse }).instance);
-    expect(onResponse).toHaveBeenCalledWith({ method: 'GET', path: '/things', status: 200, rateLimit: { limit: 50, remaining: 49, reset: new Date(reset * 1000) } });
+    expect(onResponse).toHaveBeenCalledWith({
+      method: 'GET',
+      path: '/things',
+      status: 200,
+      rateLimit: { limit: 50, remaining: 49, reset: new Date(reset * 1000) },
+    });
   });
 
   describe('429', () => {
@@ -130,7 +145,11 @@ describe('Transport', () => {
 
     it('is retried for non-idempotent methods too', async () => {
       let calls = 0;
-      server.use(http.post(`${API}/things`, () => (++calls === 1 ? errorBody(429, 'Too Many Requests', 'slow down') : HttpResponse.json({ ok: true }))));
+      server.use(
+        http.post(`${API}/things`, () =>
+          ++calls === 1 ? errorBody(429, 'Too Many Requests', 'slow down') : HttpResponse.json({ ok: true }),
+        ),
+      );
       const { instance } = transport();
       await expect(instance.request({ method: 'POST', path: 'things', body: { json: {} }, schema: Body })).resolves.toEqual({ ok: true });
     });
@@ -151,7 +170,9 @@ describe('Transport', () => {
     const methods = ['GET', 'PUT', 'DELETE', 'POST', 'PATCH'] as const;
     it.each(methods)('%s: retries 503 only when the method is idempotent', async (method) => {
       let calls = 0;
-      server.use(http.all(`${API}/things`, () => (++calls === 1 ? errorBody(503, 'Service Unavailable', 'down') : HttpResponse.json({ ok: true }))));
+      server.use(
+        http.all(`${API}/things`, () => (++calls === 1 ? errorBody(503, 'Service Unavailable', 'down') : HttpResponse.json({ ok: true }))),
+      );
       const outcome = await transport()
         .instance.request({ method, path: 'things', schema: Body })
         .catch((caught: unknown) => caught);
@@ -211,7 +232,9 @@ describe('Transport', () => {
     it('replays once with a fresh token when the provider issued the rejected one', async () => {
       server.use(
         http.get(`${API}/things`, ({ request }) =>
-          request.headers.get('authorization') === 'Bearer token-1' ? errorBody(401, 'Unauthorized', 'Expired token') : HttpResponse.json({ ok: true }),
+          request.headers.get('authorization') === 'Bearer token-1'
+            ? errorBody(401, 'Unauthorized', 'Expired token')
+            : HttpResponse.json({ ok: true }),
         ),
       );
       const provider = tokens();

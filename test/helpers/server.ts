@@ -1,4 +1,4 @@
-import { type RequestHandler, http, HttpResponse } from 'msw';
+import { HttpResponse, http, type RequestHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
@@ -27,7 +27,5 @@ export function recordRequests(server: ReturnType<typeof setupServer>): Request[
 
 /** A token endpoint handler answering `token` for every client-credentials request. */
 export function tokenEndpoint(token = 'token-1', expiresIn = 86_400) {
-  return http.post(`${ORIGIN}/oauth/token`, () =>
-    HttpResponse.json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn }),
-  );
+  return http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: token, token_type: 'Bearer', expires_in: expiresIn }));
 }

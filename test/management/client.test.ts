@@ -22,14 +22,21 @@ const apiRequests = () => requests.filter((request) => new URL(request.url).path
 function serve({ expiresIn = 86_400 } = {}) {
   let issued = 0;
   server.use(
-    http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: `token-${++issued}`, token_type: 'Bearer', expires_in: expiresIn })),
+    http.post(`${ORIGIN}/oauth/token`, () =>
+      HttpResponse.json({ access_token: `token-${++issued}`, token_type: 'Bearer', expires_in: expiresIn }),
+    ),
     http.get(`${API}/guardian/factors/phone/message-types`, () => HttpResponse.json({ message_types: ['sms'] })),
   );
 }
 
 function client(options: Partial<ManagementClientOptions> = {}) {
   requests.length = 0;
-  return new ManagementClient({ domain: DOMAIN, clientId: 'm2m-client', clientSecret: 'm2m-secret', ...options } as ManagementClientOptions);
+  return new ManagementClient({
+    domain: DOMAIN,
+    clientId: 'm2m-client',
+    clientSecret: 'm2m-secret',
+    ...options,
+  } as ManagementClientOptions);
 }
 
 describe('ManagementClient options', () => {
@@ -164,7 +171,12 @@ describe('client-credentials tokens', () => {
     };
     await client({ tokenCache }).guardian.phone.getMessageTypes();
     requests.length = 0;
-    await new ManagementClient({ domain: DOMAIN, clientId: 'm2m-client', clientSecret: 'm2m-secret', tokenCache }).guardian.phone.getMessageTypes();
+    await new ManagementClient({
+      domain: DOMAIN,
+      clientId: 'm2m-client',
+      clientSecret: 'm2m-secret',
+      tokenCache,
+    }).guardian.phone.getMessageTypes();
     expect(tokenRequests()).toHaveLength(0);
     expect([...store.values()]).toEqual([{ token: 'token-1', ttlMs: 3_540_000 }]);
   });

@@ -21,7 +21,7 @@ export function clientSecretBasic(clientId: string, clientSecret: string): Clien
   const credentials = btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`);
   return {
     method: 'client_secret_basic',
-    secrets: [clientSecret, credentials],
+    secrets: [clientSecret, formEncode(clientSecret), credentials],
     apply: ({ headers }) => {
       headers.authorization = `Basic ${credentials}`;
     },

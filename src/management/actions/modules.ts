@@ -100,7 +100,7 @@ export class ActionModules {
    * spec 4.2): `{ actions, total, page, per_page }`. `page` ≥ 0 and `per_page` 1–100 are
    * checked before sending.
    */
-  listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
+  async listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
     const id = validateParams(ActionModuleIdSchema, moduleId);
     const query = validateParams(ListModuleActionsParamsSchema, params);
     return this.#transport.request({

@@ -69,7 +69,7 @@ export class GuardianPhone {
    * spec 4.3). Values are checked before sending: only `sms`/`voice`, no duplicates; an
    * empty list disables both. JSON by default; `{ encoding: 'form' }` sends a form body.
    */
-  setMessageTypes(params: SetPhoneMessageTypesParams, options: SetPhoneMessageTypesOptions = {}): Promise<PhoneMessageTypes> {
+  async setMessageTypes(params: SetPhoneMessageTypesParams, options: SetPhoneMessageTypesOptions = {}): Promise<PhoneMessageTypes> {
     const body = validateParams(SetPhoneMessageTypesParamsSchema, params);
     const { encoding, ...requestOptions } = options;
     validateParams(EncodingSchema, encoding);

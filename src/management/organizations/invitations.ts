@@ -161,7 +161,7 @@ export class OrganizationInvitations {
     params?: ListOrganizationInvitationsParams,
     options?: RequestOptions,
   ): Promise<OrganizationInvitation[] | OrganizationInvitationPage>;
-  list(
+  async list(
     organizationId: string,
     params: ListOrganizationInvitationsParams = {},
     options?: RequestOptions,

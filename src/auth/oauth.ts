@@ -1,0 +1,150 @@
+import * as z from 'zod/mini';
+import { ConfigurationError } from '../core/errors.js';
+import { validateParams } from '../core/validation.js';
+import { callAuthApi } from './auth-request.js';
+import type { AuthSettings } from './options.js';
+import { requestToken } from './token-endpoint.js';
+import type { TokenResponse } from './token-response.js';
+
+/** Per-call options of the Authentication API methods. */
+export interface AuthRequestOptions {
+  /** Aborts the request, including a wait between retries. */
+  readonly signal?: AbortSignal | undefined;
+  /** Per-attempt timeout for this call. */
+  readonly timeoutMs?: number | undefined;
+}
+
+const required = (name: string) => z.string(`${name} is required`).check(z.minLength(1, `${name} is required`));
+const optionalText = z.optional(z.string());
+const httpsOrLoopbackUrl = (name: string) => z.url({ error: `${name} must be an absolute URL` });
+
+/** RFC 7636 §4.1: 43–128 characters of `[A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~"`. */
+export const CodeVerifierSchema = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9\-._~]{43,128}$/, 'code_verifier must be 43–128 characters of A–Z a–z 0–9 - . _ ~ (RFC 7636)'));
+
+/** Parameters of the client-credentials grant. */
+export const ClientCredentialsGrantSchema = z.strictObject({
+  /** The API the token is for, e.g. `https://acme.example.com/api/v2/`. */
+  audience: required('audience'),
+  scope: optionalText,
+  /** An organization id or name, for organization-scoped tokens. */
+  organization: optionalText,
+});
+
+/** Parameters of the authorization-code grant. */
+export const AuthorizationCodeGrantSchema = z.strictObject({
+  code: required('code'),
+  /** The `redirect_uri` sent to `/authorize`, exactly. */
+  redirect_uri: httpsOrLoopbackUrl('redirect_uri'),
+  /** The PKCE verifier whose challenge went to `/authorize`; required for public clients. */
+  code_verifier: z.optional(CodeVerifierSchema),
+});
+
+/** Parameters of the refresh-token grant. */
+export const RefreshTokenGrantSchema = z.strictObject({
+  refresh_token: required('refresh_token'),
+  /** A narrower scope than the original grant's. */
+  scope: optionalText,
+});
+
+/** Parameters of the resource-owner password grant; `realm` picks the connection. */
+export const PasswordGrantSchema = z.strictObject({
+  username: required('username'),
+  password: required('password'),
+  /** The connection (e.g. a database connection's name); sends the password-realm grant. */
+  realm: optionalText,
+  audience: optionalText,
+  scope: optionalText,
+});
+
+/** Parameters of `revokeRefreshToken`. */
+export const RevokeRefreshTokenSchema = z.strictObject({ token: required('token') });
+
+/** Parameters of the client-credentials grant. */
+export type ClientCredentialsGrantParams = z.input<typeof ClientCredentialsGrantSchema>;
+/** Parameters of the authorization-code grant. */
+export type AuthorizationCodeGrantParams = z.input<typeof AuthorizationCodeGrantSchema>;
+/** Parameters of the refresh-token grant. */
+export type RefreshTokenGrantParams = z.input<typeof RefreshTokenGrantSchema>;
+/** Parameters of the password grant. */
+export type PasswordGrantParams = z.input<typeof PasswordGrantSchema>;
+/** Parameters of `revokeRefreshToken`. */
+export type RevokeRefreshTokenParams = z.input<typeof RevokeRefreshTokenSchema>;
+
+/** The platform's grant type for the password grant with a `realm` (connection). */
+export const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-realm';
+
+const RevokeResponseSchema = z.unknown();
+
+/** `auth.oauth`: the OAuth 2.0 grants at `POST /oauth/token` and refresh-token revocation. */
+export class OAuth {
+  readonly #settings: AuthSettings;
+
+  /** @internal Built by `AuthenticationClient`. */
+  constructor(settings: AuthSettings) {
+    this.#settings = settings;
+  }
+
+  /** Client-credentials grant (`POST /oauth/token`): a token for `audience`. Confidential clients only. */
+  async clientCredentialsGrant(params: ClientCredentialsGrantParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+    const grant = validateParams(ClientCredentialsGrantSchema, params);
+    this.#requireConfidential('clientCredentialsGrant');
+    return this.#token({ grant_type: 'client_credentials', ...grant }, options);
+  }
+
+  /**
+   * Authorization-code grant (`POST /oauth/token`): exchanges the `code` of the
+   * redirect. With `code_verifier` (PKCE) it works for public clients (client id
+   * only), which must send one.
+   */
+  async authorizationCodeGrant(params: AuthorizationCodeGrantParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+    const grant = validateParams(AuthorizationCodeGrantSchema, params);
+    if (this.#settings.method === 'none' && grant.code_verifier === undefined) {
+      throw new ConfigurationError('A public client (client id only) must use PKCE: pass the `code_verifier` from createPkcePair()');
+    }
+    return this.#token({ grant_type: 'authorization_code', ...grant }, options);
+  }
+
+  /** Refresh-token grant (`POST /oauth/token`): new tokens for a refresh token. */
+  async refreshTokenGrant(params: RefreshTokenGrantParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+    const grant = validateParams(RefreshTokenGrantSchema, params);
+    return this.#token({ grant_type: 'refresh_token', ...grant }, options);
+  }
+
+  /** Resource-owner password grant (`POST /oauth/token`); with `realm`, the platform's password-realm grant. */
+  async passwordGrant(params: PasswordGrantParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+    const grant = validateParams(PasswordGrantSchema, params);
+    return this.#token({ grant_type: grant.realm === undefined ? 'password' : PASSWORD_REALM_GRANT, ...grant }, options);
+  }
+
+  /** Revokes a refresh token (`POST /oauth/revoke`), authenticating the client as the token endpoint does. */
+  async revokeRefreshToken(params: RevokeRefreshTokenParams, options?: AuthRequestOptions): Promise<void> {
+    const { token } = validateParams(RevokeRefreshTokenSchema, params);
+    const endpoint = await this.#settings.tokenEndpoint();
+    const { authentication } = endpoint;
+    await callAuthApi(this.#settings, {
+      method: 'POST',
+      path: 'oauth/revoke',
+      schema: RevokeResponseSchema,
+      secrets: () => [...authentication.secrets, token],
+      prepare: async () => {
+        const body = new URLSearchParams({ token, token_type_hint: 'refresh_token' });
+        const headers: Record<string, string> = {};
+        await authentication.apply({ body, headers }, endpoint.issuer);
+        return { body: { form: body }, headers };
+      },
+      ...options,
+    });
+  }
+
+  async #token(grant: Record<string, string | undefined>, options?: AuthRequestOptions): Promise<TokenResponse> {
+    return requestToken(await this.#settings.tokenEndpoint(), grant, options);
+  }
+
+  #requireConfidential(call: string): void {
+    if (this.#settings.method === 'none') {
+      throw new ConfigurationError(`${call} needs a confidential client: configure a clientSecret, signing key or mTLS`);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import * as z from 'zod/mini';
+import { validateParams } from '../core/validation.js';
+import { callAuthApi } from './auth-request.js';
+import type { AuthRequestOptions } from './oauth.js';
+import type { AuthSettings } from './options.js';
+import { requestToken } from './token-endpoint.js';
+import type { TokenResponse } from './token-response.js';
+
+/** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
+export const PasswordlessStartSchema = z
+  .strictObject({
+    connection: z.enum(['email', 'sms'], "connection must be 'email' or 'sms'"),
+    email: z.optional(z.email('email must be an email address')),
+    /** E.164, e.g. `+14155550100`. */
+    phone_number: z.optional(z.string().check(z.regex(/^\+[1-9]\d{6,14}$/, 'phone_number must be in E.164 form, e.g. +14155550100'))),
+    /** `code` (a one-time code, the default) or `link` (a magic link; email only). */
+    send: z.optional(z.enum(['code', 'link'], "send must be 'code' or 'link'")),
+    /** Parameters for the authorize request a link leads to (`scope`, `state`, `redirect_uri`, …). */
+    authParams: z.optional(z.record(z.string(), z.string())),
+  })
+  .check(
+    z.refine((params) => (params.connection === 'email' ? params.email !== undefined : params.phone_number !== undefined), {
+      message: 'connection email needs `email`; connection sms needs `phone_number`',
+    }),
+  );
+
+/** Parameters of `passwordless.login`: the code the user received. */
+export const PasswordlessLoginSchema = z
+  .strictObject({
+    connection: z.enum(['email', 'sms'], "connection must be 'email' or 'sms'"),
+    email: z.optional(z.email('email must be an email address')),
+    phone_number: z.optional(z.string()),
+    code: z.string().check(z.minLength(1, 'code is required')),
+    audience: z.optional(z.string()),
+    scope: z.optional(z.string()),
+  })
+  .check(
+    z.refine((params) => (params.connection === 'email' ? params.email !== undefined : params.phone_number !== undefined), {
+      message: 'connection email needs `email`; connection sms needs `phone_number`',
+    }),
+  );
+
+/** What `POST /passwordless/start` answers (the platform sends an id and the address; all optional here). */
+export const PasswordlessStartResponseSchema = z.looseObject({
+  _id: z.optional(z.string()),
+  email: z.optional(z.string()),
+  phone_number: z.optional(z.string()),
+});
+
+/** Parameters of `passwordless.start`. */
+export type PasswordlessStartParams = z.input<typeof PasswordlessStartSchema>;
+/** Parameters of `passwordless.login`. */
+export type PasswordlessLoginParams = z.input<typeof PasswordlessLoginSchema>;
+/** What `POST /passwordless/start` answers. */
+export type PasswordlessStartResponse = z.infer<typeof PasswordlessStartResponseSchema>;
+
+/** The platform's grant type for a passwordless one-time code. */
+export const PASSWORDLESS_OTP_GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';
+
+/** `auth.passwordless`: log in with a one-time code or link sent by email or SMS. */
+export class Passwordless {
+  readonly #settings: AuthSettings;
+
+  /** @internal Built by `AuthenticationClient`. */
+  constructor(settings: AuthSettings) {
+    this.#settings = settings;
+  }
+
+  /**
+   * Sends a code or link (`POST /passwordless/start`, JSON body) to `email` or
+   * `phone_number`. The client authenticates as at the token endpoint (client id,
+   * plus its secret or assertion when it is confidential).
+   */
+  async start(params: PasswordlessStartParams, options?: AuthRequestOptions): Promise<PasswordlessStartResponse> {
+    const body = validateParams(PasswordlessStartSchema, params);
+    const endpoint = await this.#settings.tokenEndpoint();
+    const { authentication } = endpoint;
+    return callAuthApi(this.#settings, {
+      method: 'POST',
+      path: 'passwordless/start',
+      schema: PasswordlessStartResponseSchema,
+      secrets: () => authentication.secrets,
+      prepare: async () => {
+        const credentials = new URLSearchParams();
+        const headers: Record<string, string> = {};
+        await authentication.apply({ body: credentials, headers }, endpoint.issuer);
+        return { body: { json: { ...Object.fromEntries(credentials), ...body } }, headers };
+      },
+      ...options,
+    });
+  }
+
+  /** Exchanges the code the user received for tokens (`POST /oauth/token`, the passwordless OTP grant). */
+  async login(params: PasswordlessLoginParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+    const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
+    const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username: email ?? phone_number, otp: code, audience, scope };
+    return requestToken(await this.#settings.tokenEndpoint(), grant, options);
+  }
+}

@@ -1,0 +1,46 @@
+import * as z from 'zod/mini';
+import { validateParams } from '../core/validation.js';
+import { callAuthApi } from './auth-request.js';
+import type { AuthRequestOptions } from './oauth.js';
+import type { AuthSettings } from './options.js';
+
+/** The OpenID Connect claims `GET /userinfo` answers: `sub` always, the rest as the scopes allow. */
+export const UserInfoSchema = z.looseObject({
+  sub: z.string(),
+  name: z.optional(z.string()),
+  nickname: z.optional(z.string()),
+  given_name: z.optional(z.string()),
+  family_name: z.optional(z.string()),
+  email: z.optional(z.string()),
+  email_verified: z.optional(z.boolean()),
+  picture: z.optional(z.string()),
+  updated_at: z.optional(z.union([z.string(), z.number()])),
+});
+
+/** The claims of `GET /userinfo`. */
+export type UserInfo = z.infer<typeof UserInfoSchema>;
+
+const AccessTokenSchema = z.string('accessToken is required').check(z.minLength(1, 'accessToken is required'));
+
+/** `auth.userInfo`: the profile of the user an access token was issued to. */
+export class UserInfoApi {
+  readonly #settings: AuthSettings;
+
+  /** @internal Built by `AuthenticationClient`. */
+  constructor(settings: AuthSettings) {
+    this.#settings = settings;
+  }
+
+  /** `GET /userinfo` with `Authorization: Bearer <accessToken>` (spec 5.2, "OAuth2 access token"). */
+  async get(accessToken: string, options?: AuthRequestOptions): Promise<UserInfo> {
+    const token = validateParams(AccessTokenSchema, accessToken);
+    return callAuthApi(this.#settings, {
+      method: 'GET',
+      path: 'userinfo',
+      schema: UserInfoSchema,
+      secrets: () => [token],
+      prepare: async () => ({ headers: { authorization: `Bearer ${token}` } }),
+      ...options,
+    });
+  }
+}
