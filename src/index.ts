@@ -4,3 +4,4 @@
  * @module
  */
 export * from './management/index.js';
+export * from './auth/index.js';

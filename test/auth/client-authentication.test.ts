@@ -48,7 +48,7 @@ describe('clientSecretBasic', () => {
     const colon = decoded.indexOf(':');
     expect(formDecode(decoded.slice(0, colon))).toBe(clientId);
     expect(formDecode(decoded.slice(colon + 1))).toBe(clientSecret);
-    expect(authentication.secrets).toEqual([clientSecret, credentials]);
+    expect(authentication.secrets).toEqual([clientSecret, decoded.slice(colon + 1), credentials]);
   });
 });
 

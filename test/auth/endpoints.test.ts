@@ -1,0 +1,125 @@
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { AuthApiError, AuthenticationClient, RequestValidationError } from '../../src/auth/index.js';
+import { DOMAIN, ORIGIN, recordRequests, useMswServer } from '../helpers/server.js';
+
+const server = useMswServer();
+const requests = recordRequests(server);
+const client = (options: object = {}) => {
+  requests.length = 0;
+  return new AuthenticationClient({ domain: DOMAIN, clientId: 'app', ...options });
+};
+const lastJson = async () => JSON.parse(await requests.at(-1)!.text()) as unknown;
+
+describe('passwordless', () => {
+  it('start sends a JSON body with the client id (and the secret of a confidential client)', async () => {
+    server.use(http.post(`${ORIGIN}/passwordless/start`, () => HttpResponse.json({ _id: 'p1', email: 'ada@example.com' })));
+    await expect(client().passwordless.start({ connection: 'email', email: 'ada@example.com', send: 'link' })).resolves.toMatchObject({
+      _id: 'p1',
+    });
+    expect(await lastJson()).toEqual({ client_id: 'app', connection: 'email', email: 'ada@example.com', send: 'link' });
+    expect(requests.at(-1)!.headers.get('content-type')).toContain('application/json');
+    await client({ clientSecret: 'shh' }).passwordless.start({ connection: 'sms', phone_number: '+14155550100' });
+    expect(await lastJson()).toEqual({ client_id: 'app', client_secret: 'shh', connection: 'sms', phone_number: '+14155550100' });
+  });
+
+  it('start refuses a connection without its address', async () => {
+    await expect(client().passwordless.start({ connection: 'sms', email: 'ada@example.com' })).rejects.toThrow(
+      'connection sms needs `phone_number`',
+    );
+    await expect(client().passwordless.start({ connection: 'sms', phone_number: '0155' })).rejects.toThrow('E.164');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('login exchanges the code with the passwordless OTP grant', async () => {
+    server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })));
+    await client().passwordless.login({ connection: 'email', email: 'ada@example.com', code: '123456', scope: 'openid' });
+    expect(Object.fromEntries(new URLSearchParams(await requests.at(-1)!.text()))).toEqual({
+      grant_type: 'http://auth0.com/oauth/grant-type/passwordless/otp',
+      realm: 'email',
+      username: 'ada@example.com',
+      otp: '123456',
+      scope: 'openid',
+      client_id: 'app',
+    });
+  });
+});
+
+describe('database', () => {
+  it('signUp posts the user with the client id', async () => {
+    server.use(
+      http.post(`${ORIGIN}/dbconnections/signup`, () => HttpResponse.json({ _id: 'u1', email: 'ada@example.com', email_verified: false })),
+    );
+    const user = await client().database.signUp({
+      connection: 'Users',
+      email: 'ada@example.com',
+      password: 'correct horse',
+      user_metadata: { plan: 'pro' },
+    });
+    expect(user).toEqual({ _id: 'u1', email: 'ada@example.com', email_verified: false });
+    expect(await lastJson()).toEqual({
+      client_id: 'app',
+      connection: 'Users',
+      email: 'ada@example.com',
+      password: 'correct horse',
+      user_metadata: { plan: 'pro' },
+    });
+  });
+
+  it('signUp throws AuthApiError with the platform code and description, never echoing the password', async () => {
+    server.use(
+      http.post(`${ORIGIN}/dbconnections/signup`, () =>
+        HttpResponse.json({ code: 'invalid_password', description: 'PasswordStrengthError: "weakpass" is too weak' }, { status: 400 }),
+      ),
+    );
+    const error = await client()
+      .database.signUp({ connection: 'Users', email: 'ada@example.com', password: 'weakpass' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthApiError);
+    expect(error).toMatchObject({
+      status: 400,
+      error: 'invalid_password',
+      errorDescription: 'PasswordStrengthError: "[REDACTED]" is too weak',
+    });
+  });
+
+  it('changePassword resolves with the platform message', async () => {
+    server.use(
+      http.post(`${ORIGIN}/dbconnections/change_password`, () => HttpResponse.json("We've just sent you an email to reset your password.")),
+    );
+    await expect(client().database.changePassword({ connection: 'Users', email: 'ada@example.com' })).resolves.toContain(
+      'reset your password',
+    );
+    expect(await lastJson()).toEqual({ client_id: 'app', connection: 'Users', email: 'ada@example.com' });
+  });
+
+  it('refuses a malformed email before sending', async () => {
+    await expect(client().database.changePassword({ connection: 'Users', email: 'nope' })).rejects.toBeInstanceOf(RequestValidationError);
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('userInfo.get', () => {
+  it('sends the bearer token and validates the claims', async () => {
+    server.use(http.get(`${ORIGIN}/userinfo`, () => HttpResponse.json({ sub: 'user-1', email: 'ada@example.com', custom: 1 })));
+    await expect(client().userInfo.get('user-access-token')).resolves.toEqual({ sub: 'user-1', email: 'ada@example.com', custom: 1 });
+    expect(requests.at(-1)!.headers.get('authorization')).toBe('Bearer user-access-token');
+  });
+
+  it('throws AuthApiError on 401 without echoing the token', async () => {
+    server.use(
+      http.get(`${ORIGIN}/userinfo`, () =>
+        HttpResponse.json({ error: 'invalid_token', error_description: 'user-access-token expired' }, { status: 401 }),
+      ),
+    );
+    const error = await client()
+      .userInfo.get('user-access-token')
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 401, error: 'invalid_token', errorDescription: '[REDACTED] expired' });
+    expect(JSON.stringify(error)).not.toContain('user-access-token');
+  });
+
+  it('refuses an empty token', async () => {
+    await expect(client().userInfo.get('')).rejects.toThrow('accessToken is required');
+  });
+});

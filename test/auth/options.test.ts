@@ -1,0 +1,67 @@
+import { exportPKCS8, generateKeyPair } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { AuthenticationClient, type AuthenticationClientOptions, ConfigurationError } from '../../src/auth/index.js';
+
+const base = { domain: 'tenant.test', clientId: 'app' };
+const edgeHeaders = {
+  cnameApiKey: 'key',
+  clientCertificate: '-----BEGIN CERTIFICATE-----\nMII\n-----END CERTIFICATE-----',
+  clientCertificateCaVerified: 'SUCCESS',
+};
+
+describe('AuthenticationClient options', () => {
+  const inferred: [string, Partial<AuthenticationClientOptions>, string][] = [
+    ['client id only', {}, 'none'],
+    ['a secret', { clientSecret: 's' }, 'client_secret_post'],
+    ['a signing key', { clientAssertionSigningKey: { kty: 'RSA' } }, 'private_key_jwt'],
+    ['mtls edge headers', { mtls: { edgeHeaders } }, 'tls_client_auth'],
+    ['an mtls fetch', { mtls: { fetch: globalThis.fetch } }, 'tls_client_auth'],
+    ['a secret with Basic', { clientSecret: 's', tokenEndpointAuthMethod: 'client_secret_basic' }, 'client_secret_basic'],
+  ];
+  it.each(inferred)('infers the method from %s', (_, options, method) => {
+    expect(new AuthenticationClient({ ...base, ...options }).toJSON().method).toBe(method);
+  });
+
+  const refused: [string, Partial<AuthenticationClientOptions>, string][] = [
+    ['no client id', { clientId: '' }, '`clientId` is required'],
+    [
+      'a secret and a key without a method',
+      { clientSecret: 's', clientAssertionSigningKey: { kty: 'RSA' } },
+      'set `tokenEndpointAuthMethod` to one of',
+    ],
+    ['Basic without a secret', { tokenEndpointAuthMethod: 'client_secret_basic' }, "'client_secret_basic' needs `clientSecret`"],
+    ['private_key_jwt without a key', { tokenEndpointAuthMethod: 'private_key_jwt' }, 'needs `clientAssertionSigningKey`'],
+    ['tls_client_auth without mtls', { tokenEndpointAuthMethod: 'tls_client_auth' }, 'needs `mtls`'],
+    ['mtls with both fetch and headers', { mtls: { fetch: globalThis.fetch, edgeHeaders } }, 'either `fetch`'],
+    ['an unknown method', { tokenEndpointAuthMethod: 'magic' as 'none' }, '`tokenEndpointAuthMethod` must be one of'],
+    ['http to a remote host', { domain: undefined, baseUrl: 'http://example.com' }, 'loopback'],
+  ];
+  it.each(refused)('refuses %s with ConfigurationError', (_, options, message) => {
+    const create = () => new AuthenticationClient({ ...base, ...options });
+    expect(create).toThrow(ConfigurationError);
+    expect(create).toThrow(message);
+  });
+
+  it('refuses a secret when running in a browser', () => {
+    const globals = globalThis as { document?: unknown };
+    globals.document = {};
+    try {
+      expect(() => new AuthenticationClient({ ...base, clientSecret: 's' })).toThrow('never be shipped to a browser');
+      expect(() => new AuthenticationClient(base)).not.toThrow();
+    } finally {
+      delete globals.document;
+    }
+  });
+
+  it('shows no secret or key in its inspect and JSON output', async () => {
+    const { inspect } = await import('node:util');
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const pem = await exportPKCS8(privateKey);
+    for (const options of [{ clientSecret: 'hidden-secret-value' }, { clientAssertionSigningKey: pem }]) {
+      const auth = new AuthenticationClient({ ...base, ...options });
+      const shown = `${inspect(auth, { depth: 10, showHidden: true })} ${JSON.stringify(auth)}`;
+      expect(shown).not.toContain('hidden-secret-value');
+      expect(shown).not.toContain('PRIVATE KEY');
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { AuthenticationClient, ConfigurationError, createPkcePair, RequestValidationError } from '../../src/auth/index.js';
+
+const publicClient = new AuthenticationClient({ domain: 'tenant.test', clientId: 'spa app' });
+const confidential = new AuthenticationClient({ domain: 'tenant.test', clientId: 'web', clientSecret: 'secret' });
+const redirect_uri = 'https://app.example.com/callback';
+
+describe('authorizeUrl', () => {
+  it('builds a code-flow URL with PKCE for a public client', async () => {
+    const { code_challenge } = await createPkcePair();
+    const url = new URL(
+      publicClient.authorizeUrl({ redirect_uri, code_challenge, state: 's t', organization: 'org_1', invitation: 'inv_1' }),
+    );
+    expect(url.origin + url.pathname).toBe('https://tenant.test/authorize');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      client_id: 'spa app',
+      response_type: 'code',
+      scope: 'openid profile email',
+      redirect_uri,
+      state: 's t',
+      organization: 'org_1',
+      invitation: 'inv_1',
+      code_challenge,
+      code_challenge_method: 'S256',
+    });
+  });
+
+  it('builds an implicit-grant URL with response_type token', () => {
+    const url = new URL(
+      publicClient.authorizeUrl({ redirect_uri, response_type: 'token', audience: 'https://api.example.com', prompt: 'login' }),
+    );
+    expect(url.searchParams.get('response_type')).toBe('token');
+    expect(url.searchParams.get('audience')).toBe('https://api.example.com');
+    expect(url.searchParams.has('code_challenge')).toBe(false);
+  });
+
+  it('refuses a public code flow without PKCE', () => {
+    expect(() => publicClient.authorizeUrl({ redirect_uri })).toThrow(ConfigurationError);
+    expect(() => confidential.authorizeUrl({ redirect_uri })).not.toThrow();
+  });
+
+  it.each([
+    ['a missing redirect_uri', {}, 'redirect_uri'],
+    ['a relative redirect_uri', { redirect_uri: '/callback' }, 'redirect_uri must be an absolute URL'],
+    ['an unknown response_type', { redirect_uri, response_type: 'code token2' }, 'response_type must be one of'],
+    ['an id_token without a nonce', { redirect_uri, response_type: 'id_token' }, 'needs a `nonce`'],
+    ['an unknown parameter', { redirect_uri, scopes: 'openid' }, 'unknown key "scopes"'],
+  ])('refuses %s', (_, params, message) => {
+    const build = () => confidential.authorizeUrl(params as never);
+    expect(build).toThrow(RequestValidationError);
+    expect(build).toThrow(message);
+  });
+});
+
+describe('logoutUrl, samlUrl, wsfedUrl', () => {
+  it('builds the logout URL with returnTo and federated', () => {
+    const url = new URL(confidential.logoutUrl({ returnTo: 'https://app.example.com/bye?x=1', federated: true }));
+    expect(url.pathname).toBe('/v2/logout');
+    expect(url.searchParams.get('client_id')).toBe('web');
+    expect(url.searchParams.get('returnTo')).toBe('https://app.example.com/bye?x=1');
+    expect(url.searchParams.has('federated')).toBe(true);
+    expect(new URL(confidential.logoutUrl()).search).toBe('?client_id=web');
+  });
+
+  it('builds SAML and WS-Fed URLs with the client id percent-encoded', () => {
+    expect(publicClient.samlUrl()).toBe('https://tenant.test/samlp/spa%20app');
+    expect(publicClient.samlUrl({ connection: 'corp' })).toBe('https://tenant.test/samlp/spa%20app?connection=corp');
+    expect(confidential.wsfedUrl({ wctx: 'ctx', wreply: 'https://app.example.com/' })).toBe(
+      'https://tenant.test/wsfed/web?wctx=ctx&wreply=https%3A%2F%2Fapp.example.com%2F',
+    );
+  });
+});
+
+describe('createPkcePair', () => {
+  it('makes an RFC 7636 verifier and its S256 challenge', async () => {
+    const pair = await createPkcePair();
+    expect(pair.code_verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(pair.code_challenge_method).toBe('S256');
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(pair.code_verifier));
+    expect(pair.code_challenge).toBe(Buffer.from(digest).toString('base64url'));
+  });
+
+  it('makes a different verifier every time', async () => {
+    const verifiers = new Set(await Promise.all(Array.from({ length: 50 }, async () => (await createPkcePair()).code_verifier)));
+    expect(verifiers.size).toBe(50);
+  });
+});
