@@ -1,9 +1,7 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from '../core/clock.js';
 import { AuthApiError } from '../core/errors.js';
-import { headersToRecord, readBody, sendRequest } from '../core/http.js';
-import { parseRateLimit } from '../core/rate-limit.js';
-import { redact } from '../core/redaction.js';
+import { readBody, readFailedResponse, sendRequest } from '../core/http.js';
 import { type RetryPolicy, withRetry } from '../core/retry.js';
 import { type Schema, validateResponse } from '../core/validation.js';
 
@@ -64,17 +62,12 @@ function issuedCredentials(body: unknown): string[] {
   return values.filter((value): value is string => typeof value === 'string');
 }
 
-/** Builds the error of a non-2xx answer, scrubbed of `secrets` wherever the server may echo them (body, status text, headers). */
+/** Builds the `AuthApiError` of a non-2xx answer from its `{ error, error_description }` (or `{ code, description }`) body. */
 function toAuthApiError(response: Response, receivedBody: unknown, secrets: readonly string[]): AuthApiError {
-  const body = redact(receivedBody, secrets);
-  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const failed = readFailedResponse(response, receivedBody, secrets);
   return new AuthApiError({
-    status: response.status,
-    error: text(fields.error) ?? text(fields.code) ?? (redact(response.statusText, secrets) || `HTTP ${response.status}`),
-    errorDescription: text(fields.error_description) ?? text(fields.description) ?? text(fields.message),
-    body,
-    headers: redact(headersToRecord(response.headers), secrets),
-    rateLimit: parseRateLimit(response.headers),
+    ...failed,
+    error: failed.member('error') ?? failed.member('code') ?? failed.statusText,
+    errorDescription: failed.member('error_description') ?? failed.member('description') ?? failed.member('message'),
   });
 }

@@ -69,47 +69,60 @@ export class ResponseValidationError extends IdPlatformError {
   }
 }
 
-/** What the transport knows about a failed HTTP exchange with the Management API. */
-export interface ApiErrorDetails {
+/** What every error built from a non-2xx response knows. */
+export interface HttpResponseErrorDetails {
   readonly status: number;
   readonly error: string;
-  readonly message: string;
-  readonly errorCode: string | undefined;
   readonly body: unknown;
   readonly headers: Readonly<Record<string, string>>;
   readonly rateLimit: RateLimit | undefined;
-  readonly method: string;
-  readonly path: string;
 }
 
-/** A non-2xx answer of the Management API; its body `{ statusCode, error, message, errorCode }` is parsed into fields. */
-export class ApiError extends IdPlatformError {
-  override name = 'ApiError';
+/** A non-2xx answer of either API: the base of `ApiError` and `AuthApiError`, and what the retry loop reads. */
+export class HttpResponseError extends IdPlatformError {
+  override name = 'HttpResponseError';
   /** HTTP status code. */
   readonly status: number;
-  /** The body's `error` (e.g. `Bad Request`), or the status text. */
+  /** The body's error name or code (e.g. `Bad Request`, `invalid_client`), or the status text. */
   readonly error: string;
-  /** The body's `errorCode` (e.g. `invalid_paging`), when the server sent one. */
-  readonly errorCode: string | undefined;
   /** The body as received: parsed JSON, or the raw text. */
   readonly body: unknown;
   /** The response headers (lower-case names). */
   readonly headers: Readonly<Record<string, string>>;
   /** `X-RateLimit-*` of the response, when present. */
   readonly rateLimit: RateLimit | undefined;
+
+  constructor(message: string, details: HttpResponseErrorDetails) {
+    super(message);
+    this.status = details.status;
+    this.error = details.error;
+    this.body = details.body;
+    this.headers = details.headers;
+    this.rateLimit = details.rateLimit;
+  }
+}
+
+/** What the transport knows about a failed HTTP exchange with the Management API. */
+export interface ApiErrorDetails extends HttpResponseErrorDetails {
+  readonly message: string;
+  readonly errorCode: string | undefined;
+  readonly method: string;
+  readonly path: string;
+}
+
+/** A non-2xx answer of the Management API; its body `{ statusCode, error, message, errorCode }` is parsed into fields. */
+export class ApiError extends HttpResponseError {
+  override name = 'ApiError';
+  /** The body's `errorCode` (e.g. `invalid_paging`), when the server sent one. */
+  readonly errorCode: string | undefined;
   /** HTTP method of the request. */
   readonly method: string;
   /** Path of the request below the base URL, without the query. */
   readonly path: string;
 
   constructor(details: ApiErrorDetails) {
-    super(details.message);
-    this.status = details.status;
-    this.error = details.error;
+    super(details.message, details);
     this.errorCode = details.errorCode;
-    this.body = details.body;
-    this.headers = details.headers;
-    this.rateLimit = details.rateLimit;
     this.method = details.method;
     this.path = details.path;
   }
@@ -197,39 +210,19 @@ export class NetworkError extends IdPlatformError {
 }
 
 /** What the transport knows about a failed exchange with the Authentication API. */
-export interface AuthApiErrorDetails {
-  readonly status: number;
-  readonly error: string;
+export interface AuthApiErrorDetails extends HttpResponseErrorDetails {
   readonly errorDescription: string | undefined;
-  readonly body: unknown;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly rateLimit: RateLimit | undefined;
 }
 
-/** A non-2xx answer of the Authentication API, whose body is `{ error, error_description }`. */
-export class AuthApiError extends IdPlatformError {
+/** A non-2xx answer of the Authentication API, whose body is `{ error, error_description }`; `error` is the OAuth error code. */
+export class AuthApiError extends HttpResponseError {
   override name = 'AuthApiError';
-  /** HTTP status code. */
-  readonly status: number;
-  /** The OAuth error code (e.g. `invalid_client`), or the status text. */
-  readonly error: string;
   /** The body's `error_description`, when sent. */
   readonly errorDescription: string | undefined;
-  /** The body as received: parsed JSON, or the raw text. */
-  readonly body: unknown;
-  /** The response headers (lower-case names). */
-  readonly headers: Readonly<Record<string, string>>;
-  /** `X-RateLimit-*` of the response, when present. */
-  readonly rateLimit: RateLimit | undefined;
 
   constructor(details: AuthApiErrorDetails) {
-    super(details.errorDescription ? `${details.error}: ${details.errorDescription}` : details.error);
-    this.status = details.status;
-    this.error = details.error;
+    super(details.errorDescription ? `${details.error}: ${details.errorDescription}` : details.error, details);
     this.errorDescription = details.errorDescription;
-    this.body = details.body;
-    this.headers = details.headers;
-    this.rateLimit = details.rateLimit;
   }
 }
 

@@ -1,6 +1,8 @@
 import ky, { type KyInstance, TimeoutError as KyTimeoutError } from 'ky';
 import { VERSION } from '../version.js';
-import { NetworkError, TimeoutError } from './errors.js';
+import { type HttpResponseErrorDetails, NetworkError, TimeoutError } from './errors.js';
+import { parseRateLimit } from './rate-limit.js';
+import { redact } from './redaction.js';
 
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -88,4 +90,32 @@ function userAgentHeader(): Record<string, string> {
   const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
   const isBrowser = typeof (globalThis as { document?: unknown }).document !== 'undefined';
   return node && !isBrowser ? { 'user-agent': `idplatform/${VERSION} node/${node}` } : {};
+}
+
+/** A failed response read for an error: the common details, plus the body's text members. */
+export interface FailedResponse extends Omit<HttpResponseErrorDetails, 'error'> {
+  /** The status text, or `HTTP {status}` when there is none. */
+  readonly statusText: string;
+  /** A non-empty string member of a JSON body, or `undefined`. */
+  member(name: string): string | undefined;
+}
+
+/**
+ * Reads what an error needs from a non-2xx response, scrubbed of `secrets` wherever
+ * a server could echo them: the body (keys too), the status text and the headers.
+ */
+export function readFailedResponse(response: Response, receivedBody: unknown, secrets: readonly string[]): FailedResponse {
+  const body = redact(receivedBody, secrets);
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  return {
+    status: response.status,
+    statusText: redact(response.statusText, secrets) || `HTTP ${response.status}`,
+    body,
+    headers: redact(headersToRecord(response.headers), secrets),
+    rateLimit: parseRateLimit(response.headers),
+    member: (name) => {
+      const value = fields[name];
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import pRetry from 'p-retry';
 import type { Clock } from './clock.js';
-import { ApiError, AuthApiError, NetworkError, TimeoutError } from './errors.js';
+import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
 
 /** How failed requests are retried. `false` turns retries off. */
 export type RetryOptions =
@@ -82,7 +82,7 @@ export function retryWait(
   const random = context.random ?? Math.random;
   const backoff = { ms: exponentialBackoff(retryNumber, random), mandatedMs: 0 };
   if (error instanceof NetworkError || error instanceof TimeoutError) return context.idempotent ? backoff : undefined;
-  if (!(error instanceof ApiError || error instanceof AuthApiError)) return undefined;
+  if (!(error instanceof HttpResponseError)) return undefined;
 
   const retryable = error.status === 429 || (context.idempotent && [502, 503, 504].includes(error.status));
   if (!retryable) return undefined;

@@ -1,9 +1,8 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
 import { createApiError } from './errors.js';
-import { createHttpClient, type FetchLike, headersToRecord, readBody, sendRequest } from './http.js';
+import { createHttpClient, type FetchLike, readBody, readFailedResponse, sendRequest } from './http.js';
 import { parseRateLimit, type RateLimit } from './rate-limit.js';
-import { redact } from './redaction.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
 import type { TokenProvider } from './token-provider.js';
@@ -125,20 +124,16 @@ export class Transport {
   }
 }
 
-/** Builds the error of a non-2xx answer, scrubbed of `secrets` wherever the server may echo them (body, status text, headers). */
+/** Builds the `ApiError` of a non-2xx answer from its `{ statusCode, error, message, errorCode }` body. */
 function toApiError(request: ApiRequest<unknown>, response: Response, receivedBody: unknown, secrets: readonly string[]) {
-  const body = redact(receivedBody, secrets);
-  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-  const error = text(fields.error) ?? (redact(response.statusText, secrets) || `HTTP ${response.status}`);
+  const failed = readFailedResponse(response, receivedBody, secrets);
+  const error = failed.member('error') ?? failed.statusText;
+  const { body } = failed;
   return createApiError({
-    status: response.status,
+    ...failed,
     error,
-    message: text(fields.message) ?? (typeof body === 'string' && body.length <= 200 ? body : error),
-    errorCode: text(fields.errorCode),
-    body,
-    headers: redact(headersToRecord(response.headers), secrets),
-    rateLimit: parseRateLimit(response.headers),
+    message: failed.member('message') ?? (typeof body === 'string' && body.length <= 200 ? body : error),
+    errorCode: failed.member('errorCode'),
     method: request.method,
     path: `/${request.path}`,
   });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { iteratePages } from '../../core/paging.js';
+import { PageSchema, PerPageSchema } from '../../core/paging-params.js';
 import { encodePath } from '../../core/path.js';
 import type { RequestOptions, Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
@@ -58,18 +59,14 @@ export const ActionModuleIdSchema = z.string().check(z.minLength(1, 'module id m
 
 const perPage = {
   /** Records per page, 1–100 (bounds not shown by the spec; the platform's usual ones). */
-  per_page: z.optional(
-    z
-      .int('per_page must be an integer')
-      .check(z.minimum(1, 'per_page must be between 1 and 100'), z.maximum(100, 'per_page must be between 1 and 100')),
-  ),
+  per_page: z.optional(PerPageSchema),
 };
 
 /** Query of `GET /actions/modules/{id}/actions`. */
 export const ListModuleActionsParamsSchema = z.strictObject({
   ...perPage,
   /** Page index, from 0. */
-  page: z.optional(z.int('page must be an integer').check(z.minimum(0, 'page must be >= 0'))),
+  page: z.optional(PageSchema),
 });
 
 /** Parameters of `actions.modules.iterateActions`. */

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { isWithinPagingWindow, iteratePages, PAGING_WINDOW_MESSAGE } from '../../core/paging.js';
+import { PageSchema, PerPageSchema } from '../../core/paging-params.js';
 import { encodePath } from '../../core/path.js';
 import type { RequestOptions, Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
@@ -71,10 +72,6 @@ export const OrganizationIdSchema = z
   .string()
   .check(z.minLength(1, 'organization id must not be empty'), z.maxLength(50, 'organization id must be at most 50 characters'));
 
-const page = z.int('page must be an integer').check(z.minimum(0, 'page must be >= 0'));
-const perPage = z
-  .int('per_page must be an integer')
-  .check(z.minimum(1, 'per_page must be between 1 and 100'), z.maximum(100, 'per_page must be between 1 and 100'));
 const sort = z.string().check(z.regex(/^[A-Za-z_][\w.]*:-?1$/, 'sort must have the form "field:1" (ascending) or "field:-1" (descending)'));
 const knownFields = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
 const fields = z
@@ -88,7 +85,7 @@ const fields = z
 
 const sharedParams = {
   /** Records per page, 1–100; default 50. `(page + 1) * per_page` may not exceed 1000. */
-  per_page: z.optional(perPage),
+  per_page: z.optional(PerPageSchema),
   /** Comma-separated field names to include (or exclude with `include_fields: false`); empty means all. */
   fields: z.optional(fields),
   /** Whether `fields` lists the fields to include (`true`, the default) or to exclude. */
@@ -102,7 +99,7 @@ export const ListOrganizationInvitationsParamsSchema = z
   .strictObject({
     ...sharedParams,
     /** Page index, from 0. */
-    page: z.optional(page),
+    page: z.optional(PageSchema),
     /** `true`: answer `{ start, limit, invitations }` instead of a plain array. */
     include_totals: z.optional(z.boolean('include_totals must be a boolean')),
   })
