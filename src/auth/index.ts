@@ -6,7 +6,7 @@
 
 export * from '../core/public.js';
 export { AuthenticationClient } from './client.js';
-export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './client-authentication/private-key-jwt.js';
+export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './client-authentication/signing-key.js';
 export type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js';
 export type { TokenEndpointAuthMethod } from './client-authentication/types.js';
 export * from './database.js';

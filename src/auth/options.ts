@@ -6,7 +6,11 @@ import { type RetryOptions, resolveRetryPolicy } from '../core/retry.js';
 import type { AuthApiContext } from './auth-request.js';
 import { clientSecretBasic, clientSecretPost } from './client-authentication/client-secret.js';
 import { clientIdOnly } from './client-authentication/none.js';
-import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './client-authentication/private-key-jwt.js';
+import {
+  type ClientAssertionSigningAlg,
+  type ClientAssertionSigningKey,
+  checkSigningKeyOptions,
+} from './client-authentication/signing-key.js';
 import { type MtlsEdgeHeaders, tlsClientAuth } from './client-authentication/tls-client-auth.js';
 import type { ClientAuthentication, TokenEndpointAuthMethod } from './client-authentication/types.js';
 import type { TokenEndpoint } from './token-endpoint.js';
@@ -76,6 +80,7 @@ export function resolveAuthOptions(options: AuthenticationClientOptions): AuthSe
   if (typeof clientId !== 'string' || clientId === '') throw new ConfigurationError('`clientId` is required');
   const { origin } = resolveEndpoint(options, '');
   const method = inferMethod(options);
+  if (method === 'private_key_jwt') checkSigningKeyOptions(options.clientAssertionSigningKey, options.clientAssertionSigningAlg);
   if (isBrowser() && (options.clientSecret !== undefined || options.clientAssertionSigningKey !== undefined)) {
     throw new ConfigurationError(
       'A client secret or signing key must never be shipped to a browser: use a public client (client id only, with PKCE) in browser apps',

@@ -1,10 +1,10 @@
 import { clientSecretBasic, clientSecretPost } from '../auth/client-authentication/client-secret.js';
+import { privateKeyJwt } from '../auth/client-authentication/private-key-jwt.js';
 import {
-  CLIENT_ASSERTION_ALGORITHMS,
   type ClientAssertionSigningAlg,
   type ClientAssertionSigningKey,
-  privateKeyJwt,
-} from '../auth/client-authentication/private-key-jwt.js';
+  checkSigningKeyOptions,
+} from '../auth/client-authentication/signing-key.js';
 import type { ClientAuthentication } from '../auth/client-authentication/types.js';
 import { requestToken } from '../auth/token-endpoint.js';
 import { resolveEndpoint } from '../core/base-url.js';
@@ -145,19 +145,7 @@ function resolveClientAuthentication(options: ManagementClientOptions, clientId:
   if (tokenEndpointAuthMethod !== undefined) {
     throw new ConfigurationError('`tokenEndpointAuthMethod` applies to `clientSecret`; a signing key always uses private_key_jwt');
   }
-  const alg = options.clientAssertionSigningAlg ?? 'RS256';
-  if (!CLIENT_ASSERTION_ALGORITHMS.includes(alg)) {
-    throw new ConfigurationError(`\`clientAssertionSigningAlg\` must be one of ${CLIENT_ASSERTION_ALGORITHMS.join(', ')}`);
-  }
-  if (typeof clientAssertionSigningKey === 'string' && !clientAssertionSigningKey.includes('-----BEGIN PRIVATE KEY-----')) {
-    throw new ConfigurationError('`clientAssertionSigningKey` as a string must be a PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----")');
-  }
-  if (
-    clientAssertionSigningKey === null ||
-    (typeof clientAssertionSigningKey !== 'string' && typeof clientAssertionSigningKey !== 'object')
-  ) {
-    throw new ConfigurationError('`clientAssertionSigningKey` must be a PKCS#8 PEM string, a CryptoKey or a JWK');
-  }
+  const alg = checkSigningKeyOptions(clientAssertionSigningKey, options.clientAssertionSigningAlg);
   return privateKeyJwt(clientId, clientAssertionSigningKey as ClientAssertionSigningKey, alg, () => clock.now());
 }
 

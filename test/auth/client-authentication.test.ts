@@ -1,7 +1,8 @@
 import { decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, type JWTPayload, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { clientSecretBasic, clientSecretPost } from '../../src/auth/client-authentication/client-secret.js';
-import { type ClientAssertionSigningKey, privateKeyJwt } from '../../src/auth/client-authentication/private-key-jwt.js';
+import { privateKeyJwt } from '../../src/auth/client-authentication/private-key-jwt.js';
+import type { ClientAssertionSigningKey } from '../../src/auth/client-authentication/signing-key.js';
 import type { ClientAuthentication, TokenEndpointRequest } from '../../src/auth/client-authentication/types.js';
 
 const ISSUER = 'https://tenant.test/';

@@ -1,13 +1,6 @@
 import { type CryptoKey, importJWK, importPKCS8, type JWK, SignJWT } from 'jose';
+import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './signing-key.js';
 import type { ClientAuthentication } from './types.js';
-
-/** A private key for signing client assertions: PKCS#8 PEM text, a WebCrypto `CryptoKey`, or a private JWK. */
-export type ClientAssertionSigningKey = string | CryptoKey | JWK;
-
-/** Algorithms accepted for client assertions. */
-export const CLIENT_ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
-/** One of {@link CLIENT_ASSERTION_ALGORITHMS}. */
-export type ClientAssertionSigningAlg = (typeof CLIENT_ASSERTION_ALGORITHMS)[number];
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const ASSERTION_LIFETIME_SECONDS = 60;

@@ -1,0 +1,29 @@
+import type { CryptoKey, JWK } from 'jose';
+import { ConfigurationError } from '../../core/errors.js';
+
+/** A private key for signing client assertions: PKCS#8 PEM text, a WebCrypto `CryptoKey`, or a private JWK. */
+export type ClientAssertionSigningKey = string | CryptoKey | JWK;
+
+/** Algorithms accepted for client assertions. */
+export const CLIENT_ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+/** One of {@link CLIENT_ASSERTION_ALGORITHMS}. */
+export type ClientAssertionSigningAlg = (typeof CLIENT_ASSERTION_ALGORITHMS)[number];
+
+/**
+ * Checks a signing key and algorithm given in client options, without loading
+ * jose (this module holds types only from it), and throws `ConfigurationError`
+ * naming the problem. Returns the algorithm, `RS256` by default.
+ */
+export function checkSigningKeyOptions(key: unknown, alg: ClientAssertionSigningAlg | undefined): ClientAssertionSigningAlg {
+  const algorithm = alg ?? 'RS256';
+  if (!CLIENT_ASSERTION_ALGORITHMS.includes(algorithm)) {
+    throw new ConfigurationError(`\`clientAssertionSigningAlg\` must be one of ${CLIENT_ASSERTION_ALGORITHMS.join(', ')}`);
+  }
+  if (typeof key === 'string' && !key.includes('-----BEGIN PRIVATE KEY-----')) {
+    throw new ConfigurationError('`clientAssertionSigningKey` as a string must be a PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----")');
+  }
+  if (key === null || (typeof key !== 'string' && typeof key !== 'object')) {
+    throw new ConfigurationError('`clientAssertionSigningKey` must be a PKCS#8 PEM string, a CryptoKey or a JWK');
+  }
+  return algorithm;
+}
