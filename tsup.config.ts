@@ -16,4 +16,5 @@ export default defineConfig({
   target: 'es2022',
   platform: 'neutral',
   outDir: 'dist',
+  external: ['msw'],
 });

@@ -3,5 +3,6 @@
  * Everything of the subpath entries, re-exported.
  * @module
  */
-export * from './management/index.js';
+
 export * from './auth/index.js';
+export * from './management/index.js';

@@ -38,9 +38,9 @@ export function createRandom(seed: number | string): Random {
       return items[int(items.length)] as T;
     },
     chars: (length, alphabet = ALPHANUMERIC) => {
-      let text = '';
-      for (let index = 0; index < length; index++) text += alphabet[int(alphabet.length)];
-      return text;
+      const codes = new Array<number>(length);
+      for (let index = 0; index < length; index++) codes[index] = alphabet.charCodeAt(int(alphabet.length));
+      return String.fromCharCode(...codes);
     },
   };
 }

@@ -109,8 +109,11 @@ interface ModuleEntry {
 
 /** What a seed function may do: define records whose contents are made on first use. */
 export interface SeedTarget {
+  /** Defines an organization whose invitations `invitations()` makes when they are first read (trusted: not checked). */
   defineOrganization(id: string, name: string, invitations: () => OrganizationInvitation[]): void;
+  /** Defines a module whose usages `actions()` makes when they are first read (trusted: not checked). */
   defineModule(id: string, name: string, actions: () => ActionModuleUsage[]): void;
+  /** The enabled phone factor types. */
   phoneMessageTypes: readonly PhoneMessageType[];
 }
 
@@ -272,8 +275,8 @@ export function invitationUrl(
   organizationName: string,
   base = 'https://app.example.com/login',
 ): string {
-  const query = new URLSearchParams({ invitation: ticketId, organization: organizationId, organization_name: organizationName });
-  return `${base}?${query}`;
+  const encode = encodeURIComponent;
+  return `${base}?invitation=${encode(ticketId)}&organization=${encode(organizationId)}&organization_name=${encode(organizationName)}`;
 }
 
 function checkOrganizationId(id: string): void {

@@ -1,4 +1,4 @@
-import { calculateJwkThumbprint, type CryptoKey, exportJWK, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
+import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
 
 /** What an access token is issued for. */
 export interface AccessTokenRequest {
@@ -22,13 +22,27 @@ interface SigningKey {
   readonly kid: string;
 }
 
+let processKey: Promise<SigningKey> | undefined;
+
 /**
- * The emulator's access tokens: RS256 JWTs signed with a key pair made on first use
- * (per emulator, so another emulator's tokens fail the signature check). Times come from `now`.
+ * The signing key of every emulator in this process, made on first use: an RSA key
+ * takes up to a second to generate, too long to pay per test. Tokens stay tied to
+ * their tenant by `iss` and `aud` (the origin).
  */
+function sharedSigningKey(): Promise<SigningKey> {
+  processKey ??= (async () => {
+    const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+    return { privateKey, publicKey, kid: await calculateJwkThumbprint(await exportJWK(publicKey)) };
+  })().catch((error: unknown) => {
+    processKey = undefined;
+    throw error;
+  });
+  return processKey;
+}
+
+/** The emulator's access tokens: RS256 JWTs signed with the process's emulator key. Times come from `now`. */
 export class AccessTokens {
   readonly #now: () => number;
-  #key: Promise<SigningKey> | undefined;
 
   constructor(now: () => number) {
     this.#now = now;
@@ -74,11 +88,7 @@ export class AccessTokens {
   }
 
   #signingKey(): Promise<SigningKey> {
-    this.#key ??= (async () => {
-      const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
-      return { privateKey, publicKey, kid: await calculateJwkThumbprint(await exportJWK(publicKey)) };
-    })();
-    return this.#key;
+    return sharedSigningKey();
   }
 }
 

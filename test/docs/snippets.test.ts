@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
  * if it imported the published package, so the docs cannot drift from the code.
  */
 const root = join(import.meta.dirname, '../..');
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 function snippets(page: string): string[] {
   const text = readFileSync(join(root, page), 'utf8');
@@ -42,7 +47,10 @@ describe('documentation snippets', () => {
     });
     const problems = ts
       .getPreEmitDiagnostics(program)
-      .map((diagnostic) => `${diagnostic.file?.fileName.replace(`${dir}/`, '') ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`);
+      .map(
+        (diagnostic) =>
+          `${diagnostic.file?.fileName.replace(`${dir}/`, '') ?? ''}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`,
+      );
     expect(files.length).toBeGreaterThan(10);
     expect(problems).toEqual([]);
   });

@@ -18,7 +18,11 @@ export function emulatorWithClock(options: TenantEmulatorOptions = {}) {
 }
 
 /** `POST /oauth/token` with a form body (`params`) and optional headers. */
-export function tokenRequest(emulator: TenantEmulator, params: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+export function tokenRequest(
+  emulator: TenantEmulator,
+  params: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return emulator.handle(
     new Request(`${emulator.origin}/oauth/token`, {
       method: 'POST',

@@ -1,0 +1,170 @@
+import { decodeJwt, jwtVerify } from 'jose';
+import { CLIENT_ASSERTION_ALGORITHMS } from '../auth/client-authentication/signing-key.js';
+import type { EmulatedAuthMethod, RegisteredClient } from './clients.js';
+import { authenticationError } from './responses.js';
+
+/** What the token endpoint needs to authenticate a client. */
+export interface ClientAuthenticationContext {
+  readonly clients: ReadonlyMap<string, RegisteredClient>;
+  readonly now: () => number;
+  /** `client:jti` of every accepted assertion → its `exp` in ms; an assertion is accepted once. */
+  readonly usedAssertions: Map<string, number>;
+}
+
+/** The client that proved who it is, and how. */
+export interface AuthenticatedClient {
+  readonly client: RegisteredClient;
+  readonly method: EmulatedAuthMethod;
+}
+
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/**
+ * Authenticates the client of a token request (spec 5.2) with one of:
+ * `client_secret_basic` (`Authorization: Basic base64(urlencode(id):urlencode(secret))`,
+ * RFC 6749 §2.3.1), `private_key_jwt` (`client_assertion` verified against the
+ * client's public key: `iss` = `sub` = client id, `aud` = `{origin}/` or the token
+ * endpoint URL, `exp` in the future, `jti` never seen before) or `client_secret_post`
+ * (`client_id` and `client_secret` in the body). Answers the error response when it fails:
+ * 401 `invalid_client`, or 400 `invalid_request` for a request that mixes methods.
+ */
+export async function authenticateClient(
+  request: Request,
+  params: ReadonlyMap<string, string>,
+  origin: string,
+  context: ClientAuthenticationContext,
+): Promise<AuthenticatedClient | Response> {
+  const authorization = request.headers.get('authorization');
+  const assertion = params.get('client_assertion');
+  const assertionType = params.get('client_assertion_type');
+  const secret = params.get('client_secret');
+  const bodyClientId = params.get('client_id');
+  const basic = authorization !== null && /^basic\s/i.test(authorization);
+  const used = [basic, assertion !== undefined || assertionType !== undefined, secret !== undefined].filter(Boolean).length;
+  if (used > 1) return invalidRequest('Use only one client authentication method');
+
+  if (basic) {
+    const credentials = decodeBasic(authorization.replace(/^basic\s+/i, ''));
+    if (credentials === undefined) return invalidClient('Malformed Basic credentials', origin);
+    if (bodyClientId !== undefined && bodyClientId !== credentials.clientId) {
+      return invalidRequest('client_id in the body differs from the one in the Authorization header');
+    }
+    return checkSecret(context, credentials.clientId, credentials.clientSecret, 'client_secret_basic', origin);
+  }
+  if (assertion !== undefined || assertionType !== undefined) {
+    if (assertionType !== ASSERTION_TYPE) return invalidRequest(`client_assertion_type must be ${ASSERTION_TYPE}`);
+    if (assertion === undefined || assertion === '') return invalidRequest('Missing required parameter: client_assertion');
+    return checkAssertion(context, assertion, bodyClientId, origin);
+  }
+  if (secret !== undefined) {
+    if (bodyClientId === undefined) return invalidClient('Missing required parameter: client_id');
+    return checkSecret(context, bodyClientId, secret, 'client_secret_post', origin);
+  }
+  return invalidClient(
+    bodyClientId === undefined
+      ? 'Client authentication is required'
+      : 'The client_credentials grant needs client authentication (client_secret or client_assertion)',
+  );
+}
+
+function checkSecret(
+  context: ClientAuthenticationContext,
+  clientId: string,
+  secret: string,
+  method: 'client_secret_post' | 'client_secret_basic',
+  origin: string,
+): AuthenticatedClient | Response {
+  const client = context.clients.get(clientId);
+  const challenge = method === 'client_secret_basic' ? origin : undefined;
+  if (client === undefined) return invalidClient('Unknown client', challenge);
+  if (!client.methods.has(method)) return invalidClient(`The client is not configured for ${method}`, challenge);
+  if (client.clientSecret === undefined || !equalInConstantTime(client.clientSecret, secret)) {
+    return invalidClient('Wrong client credentials', challenge);
+  }
+  return { client, method };
+}
+
+async function checkAssertion(
+  context: ClientAuthenticationContext,
+  assertion: string,
+  bodyClientId: string | undefined,
+  origin: string,
+): Promise<AuthenticatedClient | Response> {
+  let clientId = bodyClientId;
+  if (clientId === undefined) {
+    try {
+      const { iss } = decodeJwt(assertion);
+      clientId = iss;
+    } catch {
+      return invalidClient('Malformed client assertion');
+    }
+  }
+  const client = clientId === undefined ? undefined : context.clients.get(clientId);
+  if (client === undefined || clientId === undefined) return invalidClient('Unknown client');
+  if (!client.methods.has('private_key_jwt') || client.assertionKey === undefined) {
+    return invalidClient('The client is not configured for private_key_jwt');
+  }
+  const now = context.now();
+  let jti: string;
+  let expiresAtMs: number;
+  try {
+    const { payload } = await jwtVerify(assertion, client.assertionKey, {
+      algorithms: [...CLIENT_ASSERTION_ALGORITHMS],
+      issuer: clientId,
+      subject: clientId,
+      audience: [`${origin}/`, `${origin}/oauth/token`],
+      currentDate: new Date(now),
+      requiredClaims: ['exp', 'jti'],
+    });
+    jti = String(payload.jti);
+    expiresAtMs = Number(payload.exp) * 1000;
+  } catch (error) {
+    return invalidClient(`Invalid client assertion: ${error instanceof Error ? error.message : 'verification failed'}`);
+  }
+  for (const [key, expiry] of context.usedAssertions) if (expiry <= now) context.usedAssertions.delete(key);
+  const key = `${clientId}\u0000${jti}`;
+  if (context.usedAssertions.has(key)) return invalidClient('Invalid client assertion: this jti was already used');
+  context.usedAssertions.set(key, expiresAtMs);
+  return { client, method: 'private_key_jwt' };
+}
+
+/** `Basic` credentials: Base64 of `urlencode(id):urlencode(secret)` (RFC 6749 §2.3.1), decoded back. */
+function decodeBasic(encoded: string): { clientId: string; clientSecret: string } | undefined {
+  let text: string;
+  try {
+    const binary = atob(encoded.trim());
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+  const colon = text.indexOf(':');
+  if (colon < 1) return undefined;
+  const clientId = formDecode(text.slice(0, colon));
+  const clientSecret = formDecode(text.slice(colon + 1));
+  return clientId === undefined || clientSecret === undefined ? undefined : { clientId, clientSecret };
+}
+
+function formDecode(value: string): string | undefined {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+function equalInConstantTime(expected: string, given: string): boolean {
+  const a = new TextEncoder().encode(expected);
+  const b = new TextEncoder().encode(given);
+  let difference = a.length ^ b.length;
+  for (let index = 0; index < Math.max(a.length, b.length); index++) difference |= (a[index] ?? 0) ^ (b[index] ?? 0);
+  return difference === 0;
+}
+
+function invalidClient(description: string, basicRealm?: string): Response {
+  const headers: Record<string, string> = basicRealm === undefined ? {} : { 'www-authenticate': `Basic realm="${basicRealm}"` };
+  return authenticationError(401, 'invalid_client', description, headers);
+}
+
+function invalidRequest(description: string): Response {
+  return authenticationError(400, 'invalid_request', description);
+}

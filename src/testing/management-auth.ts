@@ -1,0 +1,34 @@
+import { managementError } from './responses.js';
+import type { AccessTokens } from './tokens.js';
+
+/**
+ * The Management API's bearer check (spec 5.1, 7.1): the `Authorization: Bearer` JWT
+ * must be signed by the emulator, unexpired, issued by `{origin}/` for `{origin}/api/v2/`,
+ * and hold `scope`. Answers the error response when it fails: 401 with errorCode
+ * `invalid_token` (messages `Missing authentication`, `Bad HTTP authentication header format`,
+ * `Invalid token`, `Invalid signature`, `Expired token`, `Bad audience`, `Bad issuer`), or
+ * 403 `Insufficient scope, expected any of: <scope>` with errorCode `insufficient_scope`.
+ */
+export async function authorizeManagementRequest(
+  request: Request,
+  origin: string,
+  scope: string,
+  tokens: AccessTokens,
+): Promise<Response | undefined> {
+  const authorization = request.headers.get('authorization');
+  if (authorization === null || authorization.trim() === '') return unauthorized('Missing authentication');
+  const match = /^bearer +([^\s]+)$/i.exec(authorization.trim());
+  if (match?.[1] === undefined) return unauthorized('Bad HTTP authentication header format');
+  const check = await tokens.verify(match[1], { issuer: `${origin}/`, audience: `${origin}/api/v2/` });
+  if (!check.ok) return unauthorized(check.message);
+  if (!check.scopes.includes(scope)) {
+    return managementError(403, `Insufficient scope, expected any of: ${scope}`, 'insufficient_scope');
+  }
+  return undefined;
+}
+
+function unauthorized(message: string): Response {
+  return managementError(401, message, 'invalid_token', {
+    'www-authenticate': `Bearer error="invalid_token", error_description="${message}"`,
+  });
+}

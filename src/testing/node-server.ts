@@ -1,0 +1,162 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Where `emulator.listen()` serves. */
+export interface ListenOptions {
+  /** Interface to bind; default `127.0.0.1` (loopback only). */
+  readonly host?: string;
+  /** Port; default 0 (a free port chosen by the system). */
+  readonly port?: number;
+}
+
+/** A running loopback server of the emulator. */
+export interface EmulatorServer {
+  /** The origin to send requests to, e.g. `http://127.0.0.1:53124` (use `${url}/api/v2` as a client's `baseUrl`). */
+  readonly url: string;
+  /** The host and port, e.g. `127.0.0.1:53124`. */
+  readonly domain: string;
+  /** Stops accepting connections, closes open ones, and resolves once the server is down. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `handle` on a node:http server. Each IncomingMessage becomes a fetch
+ * `Request` whose body streams from the socket (and whose signal aborts when the
+ * client goes away); each `Response` is written back chunk by chunk, waiting for
+ * `drain` when the socket is full.
+ */
+export async function serve(handle: (request: Request) => Promise<Response>, options: ListenOptions = {}): Promise<EmulatorServer> {
+  const { host = '127.0.0.1', port = 0 } = options;
+  const server = createServer((incoming, outgoing) => {
+    void respond(incoming, outgoing, handle, hostAndPort());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  function hostAndPort(): string {
+    const address = server.address() as AddressInfo;
+    return `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  }
+  const domain = hostAndPort();
+  return {
+    url: `http://${domain}`,
+    domain,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function respond(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  handle: (request: Request) => Promise<Response>,
+  fallbackHost: string,
+): Promise<void> {
+  const aborter = new AbortController();
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) aborter.abort(new Error('The client closed the connection'));
+  });
+  let response: Response;
+  try {
+    response = await handle(toRequest(incoming, fallbackHost, aborter.signal));
+  } catch (error) {
+    if (aborter.signal.aborted || outgoing.headersSent) {
+      outgoing.destroy();
+      return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    outgoing.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+    outgoing.end(JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message }));
+    return;
+  }
+  await writeResponse(response, outgoing, incoming.method === 'HEAD');
+}
+
+function toRequest(incoming: IncomingMessage, fallbackHost: string, signal: AbortSignal): Request {
+  const headers = new Headers();
+  const raw = incoming.rawHeaders;
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index] as string;
+    if (!name.startsWith(':')) headers.append(name, raw[index + 1] as string);
+  }
+  const host = incoming.headers.host;
+  const authority = host !== undefined && /^(?:[\w.-]+|\[[\da-f:.]+\])(?::\d{1,5})?$/i.test(host) ? host : fallbackHost;
+  const url = new URL(incoming.url ?? '/', `http://${authority}`);
+  const method = incoming.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (hasBody) {
+    init.body = streamOf(incoming);
+    init.duplex = 'half';
+  }
+  return new Request(url, init);
+}
+
+/** A pull-based web stream over a Node readable: a chunk is read only when the consumer asks. */
+function streamOf(readable: IncomingMessage): ReadableStream<Uint8Array> {
+  const iterator: AsyncIterator<Buffer> = readable[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await iterator.next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+async function writeResponse(response: Response, outgoing: ServerResponse, head: boolean): Promise<void> {
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers.push([name, value]);
+  });
+  for (const cookie of response.headers.getSetCookie()) headers.push(['set-cookie', cookie]);
+  outgoing.writeHead(response.status, response.statusText || undefined, headers.flat());
+  if (head || response.body === null) {
+    await response.body?.cancel();
+    outgoing.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (outgoing.destroyed) throw new Error('The client closed the connection');
+      if (!outgoing.write(value)) await drained(outgoing);
+    }
+    outgoing.end();
+  } catch {
+    await reader.cancel().catch(() => undefined);
+    outgoing.destroy();
+  }
+}
+
+/** Resolves when the socket can take more data, or rejects when it closed first. */
+function drained(outgoing: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onDrain = () => {
+      outgoing.off('close', onClose);
+      resolve();
+    };
+    const onClose = () => {
+      outgoing.off('drain', onDrain);
+      reject(new Error('The client closed the connection'));
+    };
+    outgoing.once('drain', onDrain);
+    outgoing.once('close', onClose);
+  });
+}

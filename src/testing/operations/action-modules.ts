@@ -1,0 +1,34 @@
+import { QueryReader } from '../query.js';
+import { json, managementError } from '../responses.js';
+import type { Operation } from './operation.js';
+
+/**
+ * Records per page when `per_page` is not given. The spec (4.2) does not show the
+ * default or the bounds of `per_page`, nor a paging window: the emulator uses the
+ * platform's usual 1–100 (default 50), the same as the SDK's client-side check, and
+ * lets `page` go anywhere (past the end answers an empty `actions`).
+ */
+export const DEFAULT_MODULE_ACTIONS_PER_PAGE = 50;
+
+/**
+ * `GET /actions/modules/{id}/actions` (spec 4.2): `{ actions, total, page, per_page }`,
+ * in the order the usages were added. The spec shows no scope; the emulator requires
+ * `read:actions`. `page` integer ≥ 0 (default 0), `per_page` integer 1–100 (default 50);
+ * other or repeated parameters give 400 `invalid_query_string`. An unknown module gives
+ * 404 `No module found by that id`, errorCode `inexistent_module`.
+ */
+export const listModuleActions: Operation = {
+  method: 'GET',
+  path: '/actions/modules/{id}/actions',
+  scope: 'read:actions',
+  handle: ({ url, params, store }) => {
+    const query = new QueryReader(url.searchParams, ['page', 'per_page']);
+    const page = query.integer('page', { min: 0 }, 0);
+    const perPage = query.integer('per_page', { min: 1, max: 100 }, DEFAULT_MODULE_ACTIONS_PER_PAGE);
+    if (query.issues.length > 0) return managementError(400, query.message, 'invalid_query_string');
+    const actions = store.actionsOf(params.id ?? '');
+    if (actions === undefined) return managementError(404, 'No module found by that id', 'inexistent_module');
+    const start = page * perPage;
+    return json({ actions: actions.slice(start, start + perPage), total: actions.length, page, per_page: perPage });
+  },
+};

@@ -1,0 +1,129 @@
+import { isWithinPagingWindow, PAGING_WINDOW_MESSAGE } from '../../core/paging.js';
+import {
+  DEFAULT_INVITATIONS_PER_PAGE,
+  ORGANIZATION_INVITATION_FIELDS,
+  type OrganizationInvitation,
+} from '../../management/organizations/invitations.js';
+import { QueryReader } from '../query.js';
+import { json, managementError } from '../responses.js';
+import type { Operation } from './operation.js';
+
+const PARAMETERS = ['page', 'per_page', 'include_totals', 'fields', 'include_fields', 'sort'] as const;
+const KNOWN_FIELDS = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
+const DEFAULT_SORT: Sort = { path: ['created_at'], order: -1 };
+/** Longest organization id (spec 4.1, 8). */
+const MAX_ORGANIZATION_ID_LENGTH = 50;
+
+interface Sort {
+  readonly path: readonly string[];
+  readonly order: 1 | -1;
+}
+
+/**
+ * `GET /organizations/{id}/invitations` (spec 4.1, 7.1, 8), scope `read:organization_invitations`.
+ *
+ * - `id` at most 50 characters, else 400 `invalid_query_string`;
+ * - `page` integer ≥ 0 (default 0), `per_page` integer 1–100 (default 50),
+ *   `include_totals` / `include_fields` `true` or `false`, `fields` a comma-separated
+ *   list of invitation fields (empty: all), `sort` `field:1` or `field:-1` (default
+ *   `created_at:-1`; any invitation field, dotted paths such as `invitee.email` too;
+ *   ties are broken by `id` in the same direction, so the order is strict). Unknown
+ *   or repeated parameters, and every broken rule, give 400 `invalid_query_string`
+ *   with the reasons;
+ * - `(page + 1) * per_page > 1000` gives 400 with `PAGING_WINDOW_MESSAGE`, errorCode `invalid_paging`;
+ * - an unknown organization gives 404 `No organization found by that id`, errorCode `inexistent_organization`.
+ *
+ * Answers an array, or `{ start, limit, invitations }` with `include_totals=true`.
+ */
+export const listInvitations: Operation = {
+  method: 'GET',
+  path: '/organizations/{id}/invitations',
+  scope: 'read:organization_invitations',
+  handle: ({ url, params, store }) => {
+    const id = params.id ?? '';
+    if (id.length > MAX_ORGANIZATION_ID_LENGTH) {
+      return managementError(
+        400,
+        `Path validation error: 'String is too long (${id.length} chars), maximum ${MAX_ORGANIZATION_ID_LENGTH}' on property id (ID of the organization).`,
+        'invalid_query_string',
+      );
+    }
+    const query = new QueryReader(url.searchParams, PARAMETERS);
+    const page = query.integer('page', { min: 0 }, 0);
+    const perPage = query.integer('per_page', { min: 1, max: 100 }, DEFAULT_INVITATIONS_PER_PAGE);
+    const includeTotals = query.boolean('include_totals', false);
+    const includeFields = query.boolean('include_fields', true);
+    const fields = readFields(query);
+    const sort = readSort(query);
+    if (query.issues.length > 0) return managementError(400, query.message, 'invalid_query_string');
+    if (!isWithinPagingWindow(page, perPage)) return managementError(400, PAGING_WINDOW_MESSAGE, 'invalid_paging');
+
+    const invitations = store.invitationsOf(id);
+    if (invitations === undefined) return managementError(404, 'No organization found by that id', 'inexistent_organization');
+
+    const start = page * perPage;
+    const selected = sorted(invitations, sort)
+      .slice(start, start + perPage)
+      .map((invitation) => project(invitation, fields, includeFields));
+    return json(includeTotals ? { start, limit: perPage, invitations: selected } : selected);
+  },
+};
+
+function readFields(query: QueryReader): ReadonlySet<string> | undefined {
+  const raw = query.string('fields');
+  if (raw === undefined || raw === '') return undefined;
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !KNOWN_FIELDS.has(name));
+  if (unknown.length > 0) {
+    query.issues.push(
+      `fields must list invitation fields (${ORGANIZATION_INVITATION_FIELDS.join(', ')}); unknown: ${unknown.map((name) => `"${name}"`).join(', ')}`,
+    );
+    return undefined;
+  }
+  return new Set(names);
+}
+
+function readSort(query: QueryReader): Sort {
+  const raw = query.string('sort');
+  if (raw === undefined) return DEFAULT_SORT;
+  const match = /^([A-Za-z_][\w.]*):(-?1)$/.exec(raw);
+  if (match === null) {
+    query.issues.push(`sort must have the form field:1 (ascending) or field:-1 (descending) (got "${raw}")`);
+    return DEFAULT_SORT;
+  }
+  const path = (match[1] ?? '').split('.');
+  if (!KNOWN_FIELDS.has(path[0] ?? '') || path.includes('')) {
+    query.issues.push(`sort field "${match[1]}" is not an invitation field`);
+    return DEFAULT_SORT;
+  }
+  return { path, order: match[2] === '1' ? 1 : -1 };
+}
+
+/** The invitations in `sort` order; ties broken by `id` in the same direction. Values that are absent sort last when ascending. */
+function sorted(invitations: readonly OrganizationInvitation[], sort: Sort): OrganizationInvitation[] {
+  const keyed = invitations.map((invitation) => ({ invitation, key: valueAt(invitation, sort.path) }));
+  keyed.sort((a, b) => sort.order * (compare(a.key, b.key) || compare(a.invitation.id, b.invitation.id)));
+  return keyed.map(({ invitation }) => invitation);
+}
+
+function valueAt(record: unknown, path: readonly string[]): unknown {
+  let value = record;
+  for (const name of path) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  return value;
+}
+
+function compare(a: unknown, b: unknown): number {
+  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const [x, y] = [typeof a === 'string' ? a : JSON.stringify(a), typeof b === 'string' ? b : JSON.stringify(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function project(
+  invitation: OrganizationInvitation,
+  fields: ReadonlySet<string> | undefined,
+  include: boolean,
+): Partial<OrganizationInvitation> {
+  if (fields === undefined) return invitation;
+  return Object.fromEntries(Object.entries(invitation).filter(([name]) => fields.has(name) === include));
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { ActionModuleUsageSchema } from '../../src/management/actions/modules.js';
+import { OrganizationInvitationSchema } from '../../src/management/organizations/invitations.js';
+import { createTenantEmulator, SEED_COUNTS, SEED_IDS } from '../../src/testing/index.js';
+import { emulatorWithClock, managementRequest, read } from '../helpers/emulator.js';
+
+describe('the default seed', () => {
+  it('holds the documented organizations, modules and phone types', () => {
+    const { data } = createTenantEmulator();
+    expect(data.organizations.ids()).toEqual([
+      SEED_IDS.bigOrganization,
+      SEED_IDS.mediumOrganization,
+      SEED_IDS.smallOrganization,
+      SEED_IDS.emptyOrganization,
+    ]);
+    expect(data.invitations.list(SEED_IDS.bigOrganization)).toHaveLength(SEED_COUNTS.bigOrganizationInvitations);
+    expect(data.invitations.list(SEED_IDS.mediumOrganization)).toHaveLength(SEED_COUNTS.mediumOrganizationInvitations);
+    expect(data.invitations.list(SEED_IDS.smallOrganization)).toHaveLength(SEED_COUNTS.smallOrganizationInvitations);
+    expect(data.invitations.list(SEED_IDS.emptyOrganization)).toEqual([]);
+    expect(data.modules.ids()).toEqual([SEED_IDS.sharedModule, SEED_IDS.smallModule, SEED_IDS.unusedModule]);
+    expect(data.actions.list(SEED_IDS.sharedModule)).toHaveLength(SEED_COUNTS.sharedModuleActions);
+    expect(data.actions.list(SEED_IDS.smallModule)).toHaveLength(SEED_COUNTS.smallModuleActions);
+    expect(data.phoneMessageTypes).toEqual(['sms']);
+  });
+
+  it('is the same on every run, whatever is read first', () => {
+    const first = createTenantEmulator().data;
+    const second = createTenantEmulator().data;
+    const actions = second.actions.list(SEED_IDS.sharedModule);
+    const small = second.invitations.list(SEED_IDS.smallOrganization);
+    expect(second.invitations.list(SEED_IDS.bigOrganization)).toEqual(first.invitations.list(SEED_IDS.bigOrganization));
+    expect(small).toEqual(first.invitations.list(SEED_IDS.smallOrganization));
+    expect(actions).toEqual(first.actions.list(SEED_IDS.sharedModule));
+    expect(first.invitations.list(SEED_IDS.smallOrganization)[0]).toMatchObject({
+      id: expect.stringMatching(/^uinv_[A-Za-z0-9]{16}$/),
+      organization_id: SEED_IDS.smallOrganization,
+      created_at: expect.stringMatching(/^2024-01-08T/),
+    });
+  });
+
+  it('makes records that the SDK schemas accept, with distinct created_at, roles and metadata on some', () => {
+    const { data } = createTenantEmulator();
+    const invitations = data.invitations.list(SEED_IDS.bigOrganization);
+    for (const invitation of invitations) expect(OrganizationInvitationSchema.safeParse(invitation).success).toBe(true);
+    expect(new Set(invitations.map((invitation) => invitation.created_at)).size).toBe(invitations.length);
+    expect(new Set(invitations.map((invitation) => invitation.id)).size).toBe(invitations.length);
+    expect(invitations.filter((invitation) => invitation.roles).length).toBeGreaterThan(500);
+    expect(invitations.filter((invitation) => invitation.app_metadata).length).toBeGreaterThan(300);
+    expect(invitations.filter((invitation) => invitation.user_metadata).length).toBeGreaterThan(300);
+    const actions = data.actions.list(SEED_IDS.sharedModule);
+    for (const action of actions) expect(ActionModuleUsageSchema.safeParse(action).success).toBe(true);
+    expect(new Set(actions.map((action) => action.action_name)).size).toBe(actions.length);
+  });
+
+  it('is made quickly, and only when read', () => {
+    const started = performance.now();
+    const { data } = createTenantEmulator();
+    for (const id of data.organizations.ids()) data.invitations.list(id);
+    for (const id of data.modules.ids()) data.actions.list(id);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  it("starts empty with seed: 'empty'", () => {
+    const { data } = createTenantEmulator({ seed: 'empty' });
+    expect(data.organizations.ids()).toEqual([]);
+    expect(data.modules.ids()).toEqual([]);
+    expect(data.phoneMessageTypes).toEqual([]);
+  });
+});
+
+describe('emulator.data', () => {
+  it('adds organizations and invitations, filling in the missing fields', async () => {
+    const { emulator, clock } = emulatorWithClock({ seed: 'empty' });
+    emulator.data.organizations.add('org_new', { name: 'newco', invitations: [{ invitee: { email: 'a@example.com' } }] });
+    clock.advance(1_000);
+    const [added] = emulator.data.invitations.add('org_new', { invitee: { email: 'b@example.com' }, roles: ['rol_1'] });
+    expect(added).toEqual({
+      id: expect.stringMatching(/^uinv_/),
+      organization_id: 'org_new',
+      inviter: { name: 'Emulator Admin' },
+      invitee: { email: 'b@example.com' },
+      invitation_url: expect.stringMatching(
+        /^https:\/\/app\.example\.com\/login\?invitation=\w+&organization=org_new&organization_name=newco$/,
+      ),
+      created_at: new Date(clock.now()).toISOString(),
+      expires_at: new Date(clock.now() + 7 * 24 * 3600 * 1000).toISOString(),
+      roles: ['rol_1'],
+      ticket_id: expect.any(String),
+    });
+    const { body } = await read(await managementRequest(emulator, '/organizations/org_new/invitations?fields=invitee'));
+    expect(body).toEqual([{ invitee: { email: 'b@example.com' } }, { invitee: { email: 'a@example.com' } }]);
+  });
+
+  it('removes invitations and organizations', async () => {
+    const { emulator } = emulatorWithClock();
+    const [first] = emulator.data.invitations.list(SEED_IDS.smallOrganization);
+    expect(emulator.data.invitations.remove(SEED_IDS.smallOrganization, first?.id ?? '')).toBe(true);
+    expect(emulator.data.invitations.remove(SEED_IDS.smallOrganization, 'nope')).toBe(false);
+    expect(emulator.data.invitations.list(SEED_IDS.smallOrganization)).toHaveLength(SEED_COUNTS.smallOrganizationInvitations - 1);
+    emulator.data.invitations.clear(SEED_IDS.smallOrganization);
+    expect(emulator.data.invitations.list(SEED_IDS.smallOrganization)).toEqual([]);
+    expect(emulator.data.organizations.remove(SEED_IDS.smallOrganization)).toBe(true);
+    expect((await managementRequest(emulator, `/organizations/${SEED_IDS.smallOrganization}/invitations`)).status).toBe(404);
+  });
+
+  it('refuses records the platform could not hold', () => {
+    const { data } = createTenantEmulator({ seed: 'empty' });
+    expect(() => data.organizations.add('o'.repeat(51))).toThrow(/at most 50/);
+    expect(() => data.organizations.add('')).toThrow(TypeError);
+    data.organizations.add('org_a');
+    expect(() => data.organizations.add('org_a')).toThrow(/already exists/);
+    expect(() => data.invitations.add('org_a', { invitee: { email: 'not-an-email' } })).toThrow(/invitee\.email/);
+    expect(() => data.invitations.add('org_a', { inviter: { name: '' } })).toThrow(/inviter\.name/);
+    expect(() => data.invitations.add('org_a', { roles: [] })).toThrow(/roles/);
+    expect(() => data.invitations.add('org_a', { organization_id: 'org_b' })).toThrow(/organization_id/);
+    expect(() => data.invitations.add('org_a', { surprise: 1 } as never)).toThrow(/unknown "surprise"/);
+    expect(() => data.invitations.add('org_missing', {})).toThrow(/no organization "org_missing"/);
+    expect(() => data.invitations.list('org_missing')).toThrow(TypeError);
+  });
+
+  it('adds and removes modules and the actions that use them', async () => {
+    const { emulator } = emulatorWithClock({ seed: 'empty' });
+    emulator.data.modules.add('mod_x', { actions: [{ action_id: 'a1', action_name: 'One' }] });
+    emulator.data.actions.add('mod_x', { action_id: 'a2', action_name: 'Two', module_version_number: 2 });
+    const { body } = await read(await managementRequest(emulator, '/actions/modules/mod_x/actions'));
+    expect(body).toEqual({
+      actions: [
+        { action_id: 'a1', action_name: 'One' },
+        { action_id: 'a2', action_name: 'Two', module_version_number: 2 },
+      ],
+      total: 2,
+      page: 0,
+      per_page: 50,
+    });
+    expect(emulator.data.actions.remove('mod_x', 'a1')).toBe(true);
+    expect(emulator.data.actions.list('mod_x')).toHaveLength(1);
+    expect(() => emulator.data.actions.add('mod_x', { module_version_number: 1.5 })).toThrow(/module_version_number/);
+    expect(() => emulator.data.modules.add('mod_x')).toThrow(/already exists/);
+    emulator.data.actions.clear('mod_x');
+    expect(emulator.data.actions.list('mod_x')).toEqual([]);
+    expect(emulator.data.modules.remove('mod_x')).toBe(true);
+    expect((await managementRequest(emulator, '/actions/modules/mod_x/actions')).status).toBe(404);
+  });
+
+  it('sets phone message types, checking them', () => {
+    const { data } = createTenantEmulator();
+    data.phoneMessageTypes = ['voice', 'sms'];
+    expect(data.phoneMessageTypes).toEqual(['voice', 'sms']);
+    data.phoneMessageTypes = [];
+    expect(data.phoneMessageTypes).toEqual([]);
+    expect(() => {
+      data.phoneMessageTypes = ['sms', 'sms'];
+    }).toThrow(/repeat/);
+    expect(() => {
+      data.phoneMessageTypes = ['fax' as 'sms'];
+    }).toThrow(/"sms" and "voice"/);
+  });
+
+  it('reset() brings back the seed and empties the request log', async () => {
+    const { emulator } = emulatorWithClock();
+    emulator.data.organizations.remove(SEED_IDS.bigOrganization);
+    emulator.data.phoneMessageTypes = ['voice'];
+    await managementRequest(emulator, '/guardian/factors/phone/message-types');
+    expect(emulator.requests).toEqual([{ method: 'GET', path: '/api/v2/guardian/factors/phone/message-types', status: 200 }]);
+    emulator.reset();
+    expect(emulator.data.organizations.has(SEED_IDS.bigOrganization)).toBe(true);
+    expect(emulator.data.phoneMessageTypes).toEqual(['sms']);
+    expect(emulator.requests).toEqual([]);
+  });
+});
+
+describe('createTenantEmulator options', () => {
+  it('takes an origin or a domain, and refuses both or a path', () => {
+    expect(createTenantEmulator().origin).toBe('https://tenant.emulator.test');
+    expect(createTenantEmulator({ domain: 'acme.emulator.test' })).toMatchObject({
+      origin: 'https://acme.emulator.test',
+      domain: 'acme.emulator.test',
+    });
+    expect(createTenantEmulator({ origin: 'http://localhost:8080/' }).origin).toBe('http://localhost:8080');
+    expect(() => createTenantEmulator({ origin: 'https://a.test', domain: 'a.test' })).toThrow(TypeError);
+    expect(() => createTenantEmulator({ origin: 'https://a.test/api/v2' })).toThrow(TypeError);
+    expect(() => createTenantEmulator({ tokenLifetimeSeconds: 0 })).toThrow(RangeError);
+  });
+
+  it('registers the default client with the configured id, secret and scopes', () => {
+    const emulator = createTenantEmulator({ defaultClient: { clientId: 'mine', clientSecret: 'shh', scopes: ['read:actions'] } });
+    expect(emulator.credentials).toEqual({ clientId: 'mine', clientSecret: 'shh' });
+    expect(createTenantEmulator().credentials).toEqual({ clientId: 'emulator-m2m-client', clientSecret: 'emulator-m2m-client-secret' });
+  });
+});

@@ -1,0 +1,48 @@
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTenantEmulator, SEED_IDS } from '../../src/testing/index.js';
+
+describe('emulator.handlers (msw)', () => {
+  const emulator = createTenantEmulator();
+  const other = createTenantEmulator({ domain: 'acme.emulator.test', seed: 'empty' });
+  const server = setupServer(...emulator.handlers, ...other.handlers);
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+
+  it('keeps the same handlers', () => {
+    expect(emulator.handlers).toBe(emulator.handlers);
+  });
+
+  it('answers fetch calls to the emulator origin: token, then an operation', async () => {
+    const tokenResponse = await fetch(`${emulator.origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', ...toPost(emulator.credentials), audience: `${emulator.origin}/api/v2/` }),
+    });
+    expect(tokenResponse.status).toBe(200);
+    const { access_token } = (await tokenResponse.json()) as { access_token: string };
+    const response = await fetch(`${emulator.origin}/api/v2/organizations/${SEED_IDS.smallOrganization}/invitations?fields=id`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('999');
+    expect(await response.json()).toHaveLength(5);
+  });
+
+  it('serves several emulators side by side, each on its origin', async () => {
+    const token = await other.createAccessToken();
+    const response = await fetch(`${other.origin}/api/v2/guardian/factors/phone/message-types`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(await response.json()).toEqual({ message_types: [] });
+    expect(other.requests).toHaveLength(1);
+  });
+
+  it('matches only the emulator origin', () => {
+    expect(emulator.handlers.map((handler) => handler.info.path)).toEqual([`${emulator.origin}/*`]);
+  });
+});
+
+function toPost(credentials: { clientId: string; clientSecret: string }) {
+  return { client_id: credentials.clientId, client_secret: credentials.clientSecret };
+}
