@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -20,19 +22,32 @@ function snippets(page: string): string[] {
   return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string);
 }
 
+/** Writes each snippet of `pages` to its own module under `dir`; returns the file names. */
+function writeSnippets(dir: string, of: readonly string[]): string[] {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return of.flatMap((page) =>
+    snippets(page).map((code, index) => {
+      const file = join(dir, `${page.replace(/[/.]/g, '_')}_${index + 1}.ts`);
+      writeFileSync(file, code.includes('import ') ? code : `${code}\nexport {};\n`);
+      return file;
+    }),
+  );
+}
+
 describe('documentation snippets', () => {
+  it('run as written on docs/testing.md, which needs no tenant', async () => {
+    const files = writeSnippets(join(root, 'test-results/runnable-snippets'), ['docs/testing.md']);
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const file of files) {
+      const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: root, timeout: 20_000 });
+      expect(stderr).toBe('');
+    }
+  }, 60_000);
+
   it('type-check against the source', () => {
     const dir = join(root, 'test-results/snippets');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const files: string[] = [];
-    for (const page of pages) {
-      snippets(page).forEach((code, index) => {
-        const file = join(dir, `${page.replace(/[/.]/g, '_')}_${index + 1}.ts`);
-        writeFileSync(file, code.includes('import ') ? code : `${code}\nexport {};\n`);
-        files.push(file);
-      });
-    }
+    const files = writeSnippets(dir, pages);
     const program = ts.createProgram(files, {
       strict: true,
       noEmit: true,
