@@ -193,20 +193,43 @@ export class OrganizationInvitations {
       per_page = DEFAULT_INVITATIONS_PER_PAGE,
       ...query
     } = validateParams(IterateOrganizationInvitationsParamsSchema, params);
-    return iteratePages<OrganizationInvitation>({
+    // The end-of-window check compares ids, so pages always carry `id`; it is
+    // removed again from what is yielded when the caller's `fields` left it out.
+    const listed = fieldList(query.fields);
+    const hidesId = listed.length > 0 && (query.include_fields === false ? listed.includes('id') : !listed.includes('id'));
+    const pageQuery = hidesId ? { ...query, fields: withIdShown(query.fields ?? '', query.include_fields !== false) } : query;
+    const records = iteratePages<OrganizationInvitation>({
       perPage: per_page,
-      fetchPage: async (page, size) => ({ items: await this.list(id, { ...query, page, per_page: size }, options) }),
+      fetchPage: async (page, size) => ({ items: await this.list(id, { ...pageQuery, page, per_page: size }, options) }),
       window: {
         onLimit,
         // With a strict order, the first record of the reversed order is the last of all:
         // if it is the last one yielded, nothing lies past the window.
         hasMoreAfter: async (last) => {
-          const [final] = await this.list(id, { sort: reverseSort(query.sort), page: 0, per_page: 1 }, options);
-          return final !== undefined && (last.id === undefined || final.id !== last.id);
+          const [final] = await this.list(id, { sort: reverseSort(query.sort), page: 0, per_page: 1, fields: 'id' }, options);
+          return final !== undefined && final.id !== last.id;
         },
       },
     });
+    return hidesId ? withoutIds(records) : records;
   }
+}
+
+function fieldList(fields: string | undefined): string[] {
+  return (fields ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+/** `fields` changed so that `id` is returned: added to an include list, dropped from an exclude list (empty then means all). */
+function withIdShown(fields: string, include: boolean): string | undefined {
+  const names = fieldList(fields);
+  return include ? [...names, 'id'].join(',') : names.filter((name) => name !== 'id').join(',') || undefined;
+}
+
+async function* withoutIds(records: AsyncIterable<OrganizationInvitation>): AsyncGenerator<OrganizationInvitation, void, undefined> {
+  for await (const { id: _id, ...record } of records) yield record;
 }
 
 function reverseSort(sort = 'created_at:-1'): string {

@@ -230,6 +230,21 @@ describe('organizations.invitations.iterate', () => {
     expect(error).toBeUndefined();
   });
 
+  it.each([
+    ['an include list without id', { fields: 'invitee,expires_at' }, 'invitee,expires_at,id', undefined],
+    ['an exclude list with id', { fields: 'id,roles', include_fields: false }, 'roles', 'false'],
+    ['an exclude list of id alone', { fields: 'id', include_fields: false }, null, 'false'],
+  ])('asks for ids with %s, to end cleanly at exactly 1000, and yields none', async (_, params, fields, includeFields) => {
+    serveInvitations(1000);
+    const { seen, error } = await collect(client().organizations.invitations.iterate('org_1', { per_page: 100, ...params }));
+    expect(error).toBeUndefined();
+    expect(seen).toHaveLength(1000);
+    expect(seen.some((item) => 'id' in item)).toBe(false);
+    const first = new URL(requests[0]!.url).searchParams;
+    expect(first.get('fields')).toBe(fields);
+    expect(first.get('include_fields')).toBe(includeFields ?? null);
+  });
+
   it('reaches all 1000 records when per_page does not divide 1000', async () => {
     serveInvitations(2345);
     const { seen, error } = await collect(client().organizations.invitations.iterate('org_1', { per_page: 30 }));
