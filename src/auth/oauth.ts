@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { ConfigurationError } from '../core/errors.js';
 import { validateParams } from '../core/validation.js';
-import { callAuthApi } from './auth-request.js';
 import type { AuthSettings } from './options.js';
-import { requestToken } from './token-endpoint.js';
+import { postAsClient, requestToken } from './token-endpoint.js';
 import type { TokenResponse } from './token-response.js';
 
 /** Per-call options of the Authentication API methods. */
@@ -122,20 +121,8 @@ export class OAuth {
   async revokeRefreshToken(params: RevokeRefreshTokenParams, options?: AuthRequestOptions): Promise<void> {
     const { token } = validateParams(RevokeRefreshTokenSchema, params);
     const endpoint = await this.#settings.tokenEndpoint();
-    const { authentication } = endpoint;
-    await callAuthApi(this.#settings, {
-      method: 'POST',
-      path: 'oauth/revoke',
-      schema: RevokeResponseSchema,
-      secrets: () => [...authentication.secrets, token],
-      prepare: async () => {
-        const body = new URLSearchParams({ token, token_type_hint: 'refresh_token' });
-        const headers: Record<string, string> = {};
-        await authentication.apply({ body, headers }, endpoint.issuer);
-        return { body: { form: body }, headers };
-      },
-      ...options,
-    });
+    const form = { token, token_type_hint: 'refresh_token' };
+    await postAsClient(endpoint, { path: 'oauth/revoke', params: form, encoding: 'form', schema: RevokeResponseSchema }, options);
   }
 
   async #token(grant: Record<string, string | undefined>, options?: AuthRequestOptions): Promise<TokenResponse> {

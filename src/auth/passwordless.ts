@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { validateParams } from '../core/validation.js';
-import { callAuthApi } from './auth-request.js';
 import type { AuthRequestOptions } from './oauth.js';
 import type { AuthSettings } from './options.js';
-import { requestToken } from './token-endpoint.js';
+import { postAsClient, requestToken } from './token-endpoint.js';
 import type { TokenResponse } from './token-response.js';
 
 /** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
@@ -74,20 +73,11 @@ export class Passwordless {
   async start(params: PasswordlessStartParams, options?: AuthRequestOptions): Promise<PasswordlessStartResponse> {
     const body = validateParams(PasswordlessStartSchema, params);
     const endpoint = await this.#settings.tokenEndpoint();
-    const { authentication } = endpoint;
-    return callAuthApi(this.#settings, {
-      method: 'POST',
-      path: 'passwordless/start',
-      schema: PasswordlessStartResponseSchema,
-      secrets: () => authentication.secrets,
-      prepare: async () => {
-        const credentials = new URLSearchParams();
-        const headers: Record<string, string> = {};
-        await authentication.apply({ body: credentials, headers }, endpoint.issuer);
-        return { body: { json: { ...Object.fromEntries(credentials), ...body } }, headers };
-      },
-      ...options,
-    });
+    return postAsClient(
+      endpoint,
+      { path: 'passwordless/start', params: body, encoding: 'json', schema: PasswordlessStartResponseSchema },
+      options,
+    );
   }
 
   /** Exchanges the code the user received for tokens (`POST /oauth/token`, the passwordless OTP grant). */

@@ -1,3 +1,4 @@
+import type { Schema } from '../core/validation.js';
 import { type AuthApiContext, callAuthApi } from './auth-request.js';
 import type { ClientAuthentication } from './client-authentication/types.js';
 import { type TokenResponse, TokenResponseSchema } from './token-response.js';
@@ -9,6 +10,47 @@ export interface TokenEndpoint extends AuthApiContext {
   readonly authentication: ClientAuthentication;
 }
 
+/** Per-call options of an authenticated call. */
+export interface AuthenticatedCallOptions {
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
+}
+
+/** Parameters whose values are credentials: scrubbed from any error text the server sends back. */
+const SECRET_PARAMS = ['code', 'code_verifier', 'refresh_token', 'password', 'otp', 'token'];
+
+/**
+ * `POST {path}` authenticated as the client (each attempt freshly, so a client
+ * assertion is never replayed): `params` plus the client's credentials, as a form
+ * body (`'form'`, RFC 6749) or a JSON body (`'json'`, the platform's own endpoints).
+ */
+export function postAsClient<T>(
+  endpoint: TokenEndpoint,
+  call: { path: string; params: Readonly<Record<string, unknown>>; encoding: 'form' | 'json'; schema: Schema<T> },
+  options: AuthenticatedCallOptions = {},
+): Promise<T> {
+  const { authentication } = endpoint;
+  const { params } = call;
+  const paramSecrets = SECRET_PARAMS.map((name) => params[name]).filter((value): value is string => typeof value === 'string');
+  return callAuthApi(endpoint, {
+    method: 'POST',
+    path: call.path,
+    schema: call.schema,
+    secrets: () => [...authentication.secrets, ...paramSecrets],
+    prepare: async () => {
+      const credentials = new URLSearchParams();
+      const headers: Record<string, string> = {};
+      await authentication.apply({ body: credentials, headers }, endpoint.issuer);
+      if (call.encoding === 'json') return { body: { json: { ...Object.fromEntries(credentials), ...params } }, headers };
+      const form = new URLSearchParams();
+      for (const [name, value] of Object.entries(params)) if (value !== undefined) form.set(name, String(value));
+      for (const [name, value] of credentials) form.set(name, value);
+      return { body: { form }, headers };
+    },
+    ...options,
+  });
+}
+
 /**
  * `POST /oauth/token` with a form body (`application/x-www-form-urlencoded`, as
  * RFC 6749 requires and the platform accepts) holding `grant` and the client's
@@ -17,26 +59,7 @@ export interface TokenEndpoint extends AuthApiContext {
 export function requestToken(
   endpoint: TokenEndpoint,
   grant: Readonly<Record<string, string | undefined>>,
-  options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined } = {},
+  options?: AuthenticatedCallOptions,
 ): Promise<TokenResponse> {
-  const { authentication } = endpoint;
-  return callAuthApi(endpoint, {
-    method: 'POST',
-    path: 'oauth/token',
-    schema: TokenResponseSchema,
-    secrets: () =>
-      [...authentication.secrets, grant.code, grant.code_verifier, grant.refresh_token, grant.password, grant.otp].filter(isText),
-    prepare: async () => {
-      const body = new URLSearchParams();
-      for (const [name, value] of Object.entries(grant)) if (value !== undefined) body.set(name, value);
-      const headers: Record<string, string> = {};
-      await authentication.apply({ body, headers }, endpoint.issuer);
-      return { body: { form: body }, headers };
-    },
-    ...options,
-  });
-}
-
-function isText(value: string | undefined): value is string {
-  return typeof value === 'string';
+  return postAsClient(endpoint, { path: 'oauth/token', params: grant, encoding: 'form', schema: TokenResponseSchema }, options);
 }

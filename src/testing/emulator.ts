@@ -1,7 +1,8 @@
 import type { JSONWebKeySet } from 'jose';
 import type { HttpHandler } from 'msw';
+import { systemClock } from '../core/clock.js';
 import { type ClientCredentials, type ClientRegistration, type RegisteredClient, registerClient } from './clients.js';
-import { delay, type Fault, FaultQueue, type FaultScript, malform } from './faults.js';
+import { type Fault, FaultQueue, type FaultScript, malform } from './faults.js';
 import { authorizeManagementRequest } from './management-auth.js';
 import { createMswHandlers } from './msw.js';
 import type { EmulatorServer, ListenOptions } from './node-server.js';
@@ -186,7 +187,7 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
   }
 
   async function answer(request: Request, url: URL, api: ApiKind, fault: Fault | undefined): Promise<[Response, RateLimitSnapshot?]> {
-    if (fault !== undefined && 'delayMs' in fault) await delay(fault.delayMs, request.signal);
+    if (fault !== undefined && 'delayMs' in fault) await systemClock.sleep(fault.delayMs, request.signal);
     if (fault !== undefined && 'status' in fault) {
       if (fault.status === 429) {
         const seconds = fault.retryAfterSeconds ?? 1;

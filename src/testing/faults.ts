@@ -138,22 +138,3 @@ function mistyped(value: unknown): unknown {
   if (typeof value === 'object' && value !== null) return 'not-an-object';
   return { unexpected: true };
 }
-
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
-export function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

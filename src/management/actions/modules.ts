@@ -4,6 +4,7 @@ import { PageSchema, PerPageSchema } from '../../core/paging-params.js';
 import { encodePath } from '../../core/path.js';
 import type { RequestOptions, Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
+import type { Scope } from '../scopes.js';
 
 // ── Schemas (spec section 2.5) ───────────────────────────────────────────────
 // The spec does not say which fields are required, nor the allowed values of
@@ -81,7 +82,7 @@ export type IterateModuleActionsParams = z.input<typeof IterateModuleActionsPara
  * The scope of reading actions. The spec does not show the scope these endpoints
  * require; the platform grants action reads with `read:actions`.
  */
-const SCOPE = 'read:actions';
+const SCOPE: Scope = 'read:actions';
 
 /** `actions.modules`: the actions that use an actions module. */
 export class ActionModules {

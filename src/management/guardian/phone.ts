@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import type { RequestOptions, Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
+import type { Scope } from '../scopes.js';
 
 // ── Schemas (spec section 2.6) ───────────────────────────────────────────────
 
@@ -45,8 +46,8 @@ export interface SetPhoneMessageTypesOptions extends RequestOptions {
  * Scopes of the phone factor endpoints. The spec does not show them; the platform
  * grants guardian factor settings with `read:guardian_factors` / `update:guardian_factors`.
  */
-const READ_SCOPE = 'read:guardian_factors';
-const UPDATE_SCOPE = 'update:guardian_factors';
+const READ_SCOPE: Scope = 'read:guardian_factors';
+const UPDATE_SCOPE: Scope = 'update:guardian_factors';
 const PATH = 'guardian/factors/phone/message-types';
 const EncodingSchema = z.optional(z.enum(['json', 'form'], "encoding must be 'json' or 'form'"));
 

@@ -4,6 +4,7 @@ import { PageSchema, PerPageSchema } from '../../core/paging-params.js';
 import { encodePath } from '../../core/path.js';
 import type { RequestOptions, Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
+import type { Scope } from '../scopes.js';
 
 // ── Schemas (spec sections 2.1–2.4) ──────────────────────────────────────────
 
@@ -125,7 +126,7 @@ export type ListOrganizationInvitationsParams = z.input<typeof ListOrganizationI
 /** Parameters of `organizations.invitations.iterate`. */
 export type IterateOrganizationInvitationsParams = z.input<typeof IterateOrganizationInvitationsParamsSchema>;
 
-const SCOPE = 'read:organization_invitations';
+const SCOPE: Scope = 'read:organization_invitations';
 
 /** `organizations.invitations`: the invitations of an organization. */
 export class OrganizationInvitations {
