@@ -1,7 +1,7 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from '../core/clock.js';
 import { AuthApiError } from '../core/errors.js';
-import { readBody, readFailedResponse, sendRequest } from '../core/http.js';
+import { exchange, readFailedResponse } from '../core/http.js';
 import { type RetryPolicy, withRetry } from '../core/retry.js';
 import { type Schema, validateResponse } from '../core/validation.js';
 
@@ -14,29 +14,41 @@ export interface AuthApiContext {
   readonly timeoutMs: number;
 }
 
+/** Per-call options of the Authentication API methods. */
+export interface AuthRequestOptions {
+  /** Aborts the request, including a wait between retries. */
+  readonly signal?: AbortSignal | undefined;
+  /** Per-attempt timeout for this call. */
+  readonly timeoutMs?: number | undefined;
+}
+
+/** What one attempt sends: its body and headers, and the credentials in them (scrubbed from error text). */
+export interface PreparedAttempt {
+  readonly body?: { form: URLSearchParams } | { json: unknown };
+  readonly headers?: Record<string, string>;
+  readonly secrets?: readonly string[];
+}
+
 /** One call to the Authentication API. */
-export interface AuthApiCall<T> {
+export interface AuthApiCall<T> extends AuthRequestOptions {
   readonly method: 'GET' | 'POST';
   /** Below the origin, without a leading slash, e.g. `oauth/token`. */
   readonly path: string;
-  /** Builds the body and headers of one attempt (so that assertions are fresh on a retry). */
-  readonly prepare?: () => Promise<{ body?: { form: URLSearchParams } | { json: unknown }; headers?: Record<string, string> }>;
+  /** Builds each attempt afresh (so that a client assertion is never replayed). */
+  readonly prepare: () => PreparedAttempt | Promise<PreparedAttempt>;
   readonly schema: Schema<T>;
-  /** Credentials in flight, scrubbed from any error text the server sends back. */
-  readonly secrets?: () => readonly string[];
-  readonly signal?: AbortSignal | undefined;
-  readonly timeoutMs?: number | undefined;
 }
 
 /**
  * Sends one Authentication API call through the retry loop: 429 is retried for
  * every method (waiting for `X-RateLimit-Reset`); non-2xx becomes `AuthApiError`
  * (`error`, `error_description` of the body); a 2xx body is checked against `schema`.
+ * Each attempt's own credentials, and any token in the answer, are kept out of errors.
  */
 export function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
   const attempt = async (): Promise<T> => {
-    const { body, headers } = (await call.prepare?.()) ?? {};
-    const response = await sendRequest(context.http, {
+    const { body, headers, secrets = [] } = await call.prepare();
+    const { response, body: answer } = await exchange(context.http, {
       method: call.method,
       path: call.path,
       body,
@@ -44,10 +56,9 @@ export function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): P
       timeoutMs: call.timeoutMs ?? context.timeoutMs,
       signal: call.signal,
     });
-    const responseBody = await readBody(response);
-    const secrets = [...(call.secrets?.() ?? []), ...issuedCredentials(responseBody)];
-    if (!response.ok) throw toAuthApiError(response, responseBody, secrets);
-    return validateResponse(call.schema, responseBody, secrets);
+    const scrub = [...secrets, ...issuedCredentials(answer)];
+    if (!response.ok) throw toAuthApiError(response, answer, scrub);
+    return validateResponse(call.schema, answer, scrub);
   };
   return withRetry(attempt, { policy: context.retry, clock: context.clock, idempotent: call.method === 'GET', signal: call.signal });
 }

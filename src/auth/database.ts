@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { validateParams } from '../core/validation.js';
+import type { AuthRequestOptions } from './auth-request.js';
 import { callAuthApi } from './auth-request.js';
-import type { AuthRequestOptions } from './oauth.js';
 import type { AuthSettings } from './options.js';
 
 /** Parameters of `database.signUp`. Profile fields are optional; `user_metadata` values are strings. */
@@ -74,8 +74,7 @@ export class Database {
       method: 'POST',
       path,
       schema,
-      secrets: () => secrets,
-      prepare: async () => ({ body: { json } }),
+      prepare: () => ({ body: { json }, secrets }),
       ...options,
     });
   }

@@ -5,6 +5,7 @@
  */
 
 export * from '../core/public.js';
+export type { AuthRequestOptions } from './auth-request.js';
 export { AuthenticationClient } from './client.js';
 export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './client-authentication/signing-key.js';
 export type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js';
@@ -15,5 +16,11 @@ export type { AuthenticationClientOptions, MtlsOptions } from './options.js';
 export * from './passwordless.js';
 export { createPkcePair, type PkcePair } from './pkce.js';
 export { type TokenResponse, TokenResponseSchema } from './token-response.js';
-export * from './urls.js';
+export {
+  type AuthorizeUrlParams,
+  AuthorizeUrlSchema,
+  type LogoutUrlParams,
+  LogoutUrlSchema,
+  RESPONSE_TYPES,
+} from './urls.js';
 export { type UserInfo, UserInfoApi, UserInfoSchema } from './user-info.js';

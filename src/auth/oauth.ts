@@ -1,21 +1,14 @@
 import * as z from 'zod/mini';
 import { ConfigurationError } from '../core/errors.js';
 import { validateParams } from '../core/validation.js';
+import type { AuthRequestOptions } from './auth-request.js';
 import type { AuthSettings } from './options.js';
 import { postAsClient, requestToken } from './token-endpoint.js';
 import type { TokenResponse } from './token-response.js';
 
-/** Per-call options of the Authentication API methods. */
-export interface AuthRequestOptions {
-  /** Aborts the request, including a wait between retries. */
-  readonly signal?: AbortSignal | undefined;
-  /** Per-attempt timeout for this call. */
-  readonly timeoutMs?: number | undefined;
-}
-
 const required = (name: string) => z.string(`${name} is required`).check(z.minLength(1, `${name} is required`));
 const optionalText = z.optional(z.string());
-const httpsOrLoopbackUrl = (name: string) => z.url({ error: `${name} must be an absolute URL` });
+const absoluteUrl = (name: string) => z.url({ error: `${name} must be an absolute URL` });
 
 /** RFC 7636 §4.1: 43–128 characters of `[A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~"`. */
 export const CodeVerifierSchema = z
@@ -35,7 +28,7 @@ export const ClientCredentialsGrantSchema = z.strictObject({
 export const AuthorizationCodeGrantSchema = z.strictObject({
   code: required('code'),
   /** The `redirect_uri` sent to `/authorize`, exactly. */
-  redirect_uri: httpsOrLoopbackUrl('redirect_uri'),
+  redirect_uri: absoluteUrl('redirect_uri'),
   /** The PKCE verifier whose challenge went to `/authorize`; required for public clients. */
   code_verifier: z.optional(CodeVerifierSchema),
 });

@@ -1,8 +1,9 @@
 import { resolveEndpoint } from '../core/base-url.js';
-import { type Clock, systemClock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
 import { createHttpClient, type FetchLike } from '../core/http.js';
-import { type RetryOptions, resolveRetryPolicy } from '../core/retry.js';
+import { isBrowser, resolveCommonOptions } from '../core/options.js';
+import type { RetryOptions } from '../core/retry.js';
 import type { AuthApiContext } from './auth-request.js';
 import { clientSecretBasic, clientSecretPost } from './client-authentication/client-secret.js';
 import { clientIdOnly } from './client-authentication/none.js';
@@ -86,15 +87,7 @@ export function resolveAuthOptions(options: AuthenticationClientOptions): AuthSe
       'A client secret or signing key must never be shipped to a browser: use a public client (client id only, with PKCE) in browser apps',
     );
   }
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ConfigurationError('`timeoutMs` must be a positive number');
-  let retry: ReturnType<typeof resolveRetryPolicy>;
-  try {
-    retry = resolveRetryPolicy(options.retry);
-  } catch (error) {
-    throw new ConfigurationError((error as Error).message);
-  }
-  const clock = options.clock ?? systemClock;
+  const { clock, retry, timeoutMs } = resolveCommonOptions(options);
   const context: AuthApiContext = {
     http: createHttpClient({ prefixUrl: origin, fetch: options.mtls?.fetch ?? options.fetch }),
     retry,
@@ -175,8 +168,4 @@ async function authenticationFor(
       return privateKeyJwt(clientId, key, options.clientAssertionSigningAlg, () => clock.now());
     }
   }
-}
-
-function isBrowser(): boolean {
-  return typeof (globalThis as { document?: unknown }).document !== 'undefined';
 }

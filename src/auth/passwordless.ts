@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { validateParams } from '../core/validation.js';
-import type { AuthRequestOptions } from './oauth.js';
+import type { AuthRequestOptions } from './auth-request.js';
 import type { AuthSettings } from './options.js';
 import { postAsClient, requestToken } from './token-endpoint.js';
 import type { TokenResponse } from './token-response.js';

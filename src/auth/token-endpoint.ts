@@ -1,5 +1,5 @@
 import type { Schema } from '../core/validation.js';
-import { type AuthApiContext, callAuthApi } from './auth-request.js';
+import { type AuthApiContext, type AuthRequestOptions, callAuthApi } from './auth-request.js';
 import type { ClientAuthentication } from './client-authentication/types.js';
 import { type TokenResponse, TokenResponseSchema } from './token-response.js';
 
@@ -8,12 +8,6 @@ export interface TokenEndpoint extends AuthApiContext {
   /** `https://{domain}/`: the audience of client assertions. */
   readonly issuer: string;
   readonly authentication: ClientAuthentication;
-}
-
-/** Per-call options of an authenticated call. */
-export interface AuthenticatedCallOptions {
-  readonly signal?: AbortSignal | undefined;
-  readonly timeoutMs?: number | undefined;
 }
 
 /** Parameters whose values are credentials: scrubbed from any error text the server sends back. */
@@ -27,7 +21,7 @@ const SECRET_PARAMS = ['code', 'code_verifier', 'refresh_token', 'password', 'ot
 export function postAsClient<T>(
   endpoint: TokenEndpoint,
   call: { path: string; params: Readonly<Record<string, unknown>>; encoding: 'form' | 'json'; schema: Schema<T> },
-  options: AuthenticatedCallOptions = {},
+  options: AuthRequestOptions = {},
 ): Promise<T> {
   const { authentication } = endpoint;
   const { params } = call;
@@ -36,16 +30,15 @@ export function postAsClient<T>(
     method: 'POST',
     path: call.path,
     schema: call.schema,
-    secrets: () => [...authentication.secrets, ...paramSecrets],
     prepare: async () => {
       const credentials = new URLSearchParams();
       const headers: Record<string, string> = {};
-      await authentication.apply({ body: credentials, headers }, endpoint.issuer);
-      if (call.encoding === 'json') return { body: { json: { ...Object.fromEntries(credentials), ...params } }, headers };
+      const secrets = [...(await authentication.apply({ body: credentials, headers }, endpoint.issuer)), ...paramSecrets];
+      if (call.encoding === 'json') return { body: { json: { ...Object.fromEntries(credentials), ...params } }, headers, secrets };
       const form = new URLSearchParams();
       for (const [name, value] of Object.entries(params)) if (value !== undefined) form.set(name, String(value));
       for (const [name, value] of credentials) form.set(name, value);
-      return { body: { form }, headers };
+      return { body: { form }, headers, secrets };
     },
     ...options,
   });
@@ -59,7 +52,7 @@ export function postAsClient<T>(
 export function requestToken(
   endpoint: TokenEndpoint,
   grant: Readonly<Record<string, string | undefined>>,
-  options?: AuthenticatedCallOptions,
+  options?: AuthRequestOptions,
 ): Promise<TokenResponse> {
   return postAsClient(endpoint, { path: 'oauth/token', params: grant, encoding: 'form', schema: TokenResponseSchema }, options);
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { validateParams } from '../core/validation.js';
+import type { AuthRequestOptions } from './auth-request.js';
 import { callAuthApi } from './auth-request.js';
-import type { AuthRequestOptions } from './oauth.js';
 import type { AuthSettings } from './options.js';
 
 /** The OpenID Connect claims `GET /userinfo` answers: `sub` always, the rest as the scopes allow. */
@@ -38,8 +38,7 @@ export class UserInfoApi {
       method: 'GET',
       path: 'userinfo',
       schema: UserInfoSchema,
-      secrets: () => [token],
-      prepare: async () => ({ headers: { authorization: `Bearer ${token}` } }),
+      prepare: () => ({ headers: { authorization: `Bearer ${token}` }, secrets: [token] }),
       ...options,
     });
   }

@@ -1,6 +1,7 @@
-import ky, { type KyInstance, TimeoutError as KyTimeoutError } from 'ky';
+import ky, { type KyInstance } from 'ky';
 import { VERSION } from '../version.js';
-import { type HttpResponseErrorDetails, NetworkError, TimeoutError } from './errors.js';
+import { type HttpResponseErrorDetails, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
+import { isBrowser, isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
 
@@ -40,33 +41,57 @@ export function createHttpClient(options: {
   });
 }
 
+/** A response with its body read: parsed JSON when it is JSON, else the text (`undefined` when empty). */
+export interface Exchange {
+  readonly response: Response;
+  readonly body: unknown;
+}
+
 /**
- * Sends one request. Resolves with the response whatever its status; rejects with
- * `TimeoutError` after `timeoutMs`, `NetworkError` when fetch fails, and the
- * signal's reason when `signal` aborts. Errors never hold the request (and so
- * never its Authorization header).
+ * Sends one request and reads its body, whatever the status. `timeoutMs` covers
+ * the whole exchange, body included; it rejects with `TimeoutError` when it runs
+ * out, `NetworkError` when fetch fails, and the signal's reason when `signal`
+ * aborts (even with a custom `fetch` that ignores signals). Errors never hold the
+ * request (and so never its Authorization header).
  */
-export async function sendRequest(http: KyInstance, request: HttpRequest): Promise<Response> {
-  const { body } = request;
-  try {
-    return await http(request.path, {
-      method: request.method,
+export async function exchange(http: KyInstance, request: HttpRequest): Promise<Exchange> {
+  const { body, method, path, timeoutMs } = request;
+  if (!isValidTimeout(timeoutMs)) {
+    throw new RequestValidationError([
+      { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
+    ]);
+  }
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const work = (async () => {
+    const response = await http(path, {
+      method,
       ...(request.searchParams ? { searchParams: request.searchParams } : {}),
       ...(body && 'json' in body ? { json: body.json } : {}),
       ...(body && 'form' in body ? { body: body.form } : {}),
       ...(request.headers ? { headers: request.headers } : {}),
-      ...(request.signal ? { signal: request.signal } : {}),
-      timeout: request.timeoutMs,
+      signal,
     });
+    return { response, body: await readBody(response) };
+  })();
+  work.catch(() => {}); // settled by the race below; a late failure after an abort is not news
+  try {
+    return await Promise.race([work, aborted]);
   } catch (error) {
     if (request.signal?.aborted) throw request.signal.reason;
-    if (error instanceof KyTimeoutError) {
-      throw new TimeoutError(`${request.method} /${request.path} timed out after ${request.timeoutMs} ms`);
-    }
-    if (error instanceof TypeError) {
-      throw new NetworkError(`${request.method} /${request.path} failed: ${error.message}`, { cause: error });
-    }
+    if (timeout.signal.aborted)
+      throw new TimeoutError(`${method} /${path} timed out after ${timeoutMs} ms`, { cause: timeout.signal.reason });
+    if (error instanceof TypeError) throw new NetworkError(`${method} /${path} failed: ${error.message}`, { cause: error });
     throw error;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
 
@@ -88,8 +113,7 @@ export function headersToRecord(headers: Headers): Record<string, string> {
 
 function userAgentHeader(): Record<string, string> {
   const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
-  const isBrowser = typeof (globalThis as { document?: unknown }).document !== 'undefined';
-  return node && !isBrowser ? { 'user-agent': `idplatform/${VERSION} node/${node}` } : {};
+  return node && !isBrowser() ? { 'user-agent': `idplatform/${VERSION} node/${node}` } : {};
 }
 
 /** A failed response read for an error: the common details, plus the body's text members. */

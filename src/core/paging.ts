@@ -37,8 +37,10 @@ export interface PagedList<T> {
 
 /**
  * Yields every record of a paged list, lazily: one request per page, made only
- * when the caller asks for a record of that page. Stops at a short page, or
- * once `total` records were yielded, without an extra empty request.
+ * when the caller asks for a record of that page. Stops once `total` records were
+ * yielded, or, without a total, at a short page; no extra empty request. A short
+ * page while `total` says more means the server caps the page size: the iterator
+ * goes on with the server's size.
  *
  * With a paging window, the last reachable records are fetched with a smaller
  * page size where `perPage` does not divide the window, so that all 1000 are
@@ -47,16 +49,22 @@ export interface PagedList<T> {
  */
 export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, void, undefined> {
   const { window } = list;
+  let perPage = list.perPage;
   let offset = 0;
   let last: T | undefined;
   while (true) {
-    const size = window ? pageSizeAt(offset, list.perPage) : list.perPage;
+    const size = window ? pageSizeAt(offset, perPage) : perPage;
     if (size === 0) break;
     const { items, total } = await list.fetchPage(offset / size, size);
     for (const item of items) yield item;
     offset += items.length;
     last = items.at(-1) ?? last;
-    if (items.length < size || (total !== undefined && offset >= total)) return;
+    if (total !== undefined) {
+      if (offset >= total || items.length === 0) return;
+      // A short page while `total` says more: the server caps the page size. Go on
+      // with pages no larger than its cap, on which the records read so far end.
+      if (items.length < size) perPage = largestDivisor(offset, items.length);
+    } else if (items.length < size) return;
   }
   if (window?.onLimit === 'throw' && last !== undefined && (await window.hasMoreAfter(last))) {
     throw new PagingLimitError(offset);
@@ -71,7 +79,11 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
 function pageSizeAt(offset: number, perPage: number): number {
   const room = PAGING_WINDOW - offset;
   if (room <= 0) return 0;
-  if (offset % perPage === 0 && perPage <= room) return perPage;
-  for (let size = Math.min(perPage, room); size > 1; size--) if (offset % size === 0) return size;
+  return largestDivisor(offset, Math.min(perPage, room));
+}
+
+/** The largest page size ≤ `max` on which `offset` is a page boundary (0 is one of every size). */
+function largestDivisor(offset: number, max: number): number {
+  for (let size = max; size > 1; size--) if (offset % size === 0) return size;
   return 1;
 }

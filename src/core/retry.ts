@@ -6,9 +6,9 @@ import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
 export type RetryOptions =
   | {
       /** Retries after the first attempt. Default 3. */
-      readonly maxRetries?: number;
+      readonly maxRetries?: number | undefined;
       /** The longest wait the SDK will sleep; a server asking for longer gets its error thrown at once. Default 60 000. */
-      readonly maxDelayMs?: number;
+      readonly maxDelayMs?: number | undefined;
     }
   | false;
 
@@ -52,10 +52,10 @@ export function resolveRetryPolicy(options: RetryOptions | undefined): RetryPoli
  * error (e.g. `RateLimitError`, whose `rateLimit.reset` says when to come back) is
  * thrown at once. Waits end early, with the signal's reason, when `signal` aborts.
  */
-export function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
+export async function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
   const { policy, clock, signal } = context;
   let retryNumber = 0;
-  return pRetry(attempt, {
+  const retrying = pRetry(attempt, {
     retries: policy.maxRetries,
     minTimeout: 0,
     signal,
@@ -63,10 +63,17 @@ export function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): 
       const wait = retryWait(error, ++retryNumber, context);
       if (wait === undefined) return false;
       if (wait.mandatedMs > policy.maxDelayMs) throw error;
-      await clock.sleep(wait.mandatedMs > 0 ? wait.ms : Math.min(wait.ms, policy.maxDelayMs), signal);
+      await clock.sleep(Math.min(wait.ms, policy.maxDelayMs), signal);
       return true;
     },
   });
+  try {
+    return await retrying;
+  } catch (error) {
+    // p-retry wraps an abort reason that is not an Error; callers get the reason they gave.
+    if (signal?.aborted) throw signal.reason;
+    throw error;
+  }
 }
 
 /**

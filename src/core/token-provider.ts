@@ -81,7 +81,8 @@ const DEFAULT_LIFETIME_SECONDS = 3600;
  *
  * Concurrent callers share one lookup and one in-flight request (100 calls on a
  * cold client make one token request); a failed request is not cached, and the
- * next call tries again. Failures throw `TokenRequestError`.
+ * next call tries again. Failures, of the token request or of the `tokenCache`,
+ * throw `TokenRequestError` with the failure as `cause`.
  */
 export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #options: ClientCredentialsTokenProviderOptions;
@@ -93,33 +94,32 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   }
 
   getToken(signal?: AbortSignal): Promise<string> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     this.#pending ??= this.#load().finally(() => {
       this.#pending = undefined;
     });
     return signal ? untilAborted(this.#pending, signal) : this.#pending;
   }
 
+  /** Never hands out `token` again, even while a shared cache still holds it; every request it failed is replayed once. */
   reject(token: string): boolean {
-    if (token === this.#rejected) return false;
     this.#rejected = token;
     return true;
   }
 
   async #load(): Promise<string> {
     const { cache, cacheKey, fetchToken, maxSkewMs } = this.#options;
-    const cached = await cache.get(cacheKey);
-    if (cached && cached !== this.#rejected) return cached;
-
-    let issued: IssuedToken;
     try {
-      issued = await fetchToken();
+      const cached = await cache.get(cacheKey);
+      if (cached && cached !== this.#rejected) return cached;
+      const issued = await fetchToken();
+      const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
+      const ttlMs = lifetimeMs - Math.min(maxSkewMs, lifetimeMs / 10);
+      if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);
+      return issued.accessToken;
     } catch (error) {
       throw new TokenRequestError(error);
     }
-    const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
-    const ttlMs = lifetimeMs - Math.min(maxSkewMs, lifetimeMs / 10);
-    if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);
-    return issued.accessToken;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
 import { createApiError } from './errors.js';
-import { createHttpClient, type FetchLike, readBody, readFailedResponse, sendRequest } from './http.js';
+import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
 import { parseRateLimit, type RateLimit } from './rate-limit.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
@@ -87,19 +87,20 @@ export class Transport {
     const { tokens } = this.#settings;
     const signal = request.options?.signal;
     let token = await tokens.getToken(signal);
-    let response = await this.#send(request, token);
-    if (response.status === 401 && tokens.reject(token)) {
-      await response.arrayBuffer(); // release the connection before the replay
+    let answer = await this.#send(request, token);
+    if (answer.response.status === 401 && tokens.reject(token)) {
       token = await tokens.getToken(signal);
-      response = await this.#send(request, token);
+      answer = await this.#send(request, token);
     }
-    return this.#read(request, response, token);
+    const { response, body } = answer;
+    if (!response.ok) throw toApiError(request, response, body, [token]);
+    return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
   }
 
-  async #send(request: ApiRequest<unknown>, token: string): Promise<Response> {
+  async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
     this.#checkScope(token, request.scope);
     const { options } = request;
-    const response = await sendRequest(this.#http, {
+    const answer = await exchange(this.#http, {
       method: request.method,
       path: request.path,
       searchParams: toSearchParams(request.query),
@@ -111,16 +112,10 @@ export class Transport {
     this.#settings.onResponse?.({
       method: request.method,
       path: `/${request.path}`,
-      status: response.status,
-      rateLimit: parseRateLimit(response.headers),
+      status: answer.response.status,
+      rateLimit: parseRateLimit(answer.response.headers),
     });
-    return response;
-  }
-
-  async #read<T>(request: ApiRequest<T>, response: Response, token: string): Promise<T> {
-    const body = await readBody(response);
-    if (!response.ok) throw toApiError(request, response, body, [token]);
-    return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
+    return answer;
   }
 }
 

@@ -8,10 +8,11 @@ import {
 import type { ClientAuthentication } from '../auth/client-authentication/types.js';
 import { requestToken } from '../auth/token-endpoint.js';
 import { resolveEndpoint } from '../core/base-url.js';
-import { type Clock, systemClock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
 import { createHttpClient, type FetchLike } from '../core/http.js';
-import { type RetryOptions, resolveRetryPolicy } from '../core/retry.js';
+import { resolveCommonOptions } from '../core/options.js';
+import type { RetryOptions } from '../core/retry.js';
 import {
   ClientCredentialsTokenProvider,
   callerTokenProvider,
@@ -69,10 +70,7 @@ export interface ManagementClientOptions {
 export function resolveManagementOptions(options: ManagementClientOptions): TransportSettings {
   if (typeof options !== 'object' || options === null) throw new ConfigurationError('ManagementClient needs an options object');
   const endpoint = resolveEndpoint(options, '/api/v2');
-  const clock = options.clock ?? systemClock;
-  const retry = guard(() => resolveRetryPolicy(options.retry));
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ConfigurationError('`timeoutMs` must be a positive number');
+  const { clock, retry, timeoutMs } = resolveCommonOptions(options);
   if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ConfigurationError('`fetch` must be a function');
   return {
     baseUrl: endpoint.baseUrl,
@@ -107,7 +105,14 @@ function resolveTokenProvider(
     if (typeof token !== 'function' && (typeof token !== 'string' || token === '')) {
       throw new ConfigurationError('`token` must be a non-empty string or a function returning one');
     }
-    if (clientId !== undefined) throw new ConfigurationError('`clientId` is not used with `token`; pass one or the other');
+    const unused = (
+      ['clientId', 'audience', 'tokenCache', 'tokenRefreshSkewMs', 'tokenEndpointAuthMethod', 'clientAssertionSigningAlg'] as const
+    ).filter((name) => options[name] !== undefined);
+    if (unused.length) {
+      throw new ConfigurationError(
+        `${unused.map((name) => `\`${name}\``).join(', ')} only apply to the client-credentials grant, not to \`token\``,
+      );
+    }
     return callerTokenProvider(token);
   }
   if (typeof clientId !== 'string' || clientId === '') {
@@ -147,12 +152,4 @@ function resolveClientAuthentication(options: ManagementClientOptions, clientId:
   }
   const alg = checkSigningKeyOptions(clientAssertionSigningKey, options.clientAssertionSigningAlg);
   return privateKeyJwt(clientId, clientAssertionSigningKey as ClientAssertionSigningKey, alg, () => clock.now());
-}
-
-function guard<T>(resolve: () => T): T {
-  try {
-    return resolve();
-  } catch (error) {
-    throw new ConfigurationError(error instanceof Error ? error.message : String(error));
-  }
 }

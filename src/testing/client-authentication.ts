@@ -3,6 +3,9 @@ import { CLIENT_ASSERTION_ALGORITHMS } from '../auth/client-authentication/signi
 import type { EmulatedAuthMethod, RegisteredClient } from './clients.js';
 import { authenticationError } from './responses.js';
 
+/** Assertions may live 10 minutes at most, so that remembering used `jti`s stays bounded. */
+const MAX_ASSERTION_LIFETIME_MS = 10 * 60_000;
+
 /** What the token endpoint needs to authenticate a client. */
 export interface ClientAuthenticationContext {
   readonly clients: ReadonlyMap<string, RegisteredClient>;
@@ -112,7 +115,7 @@ async function checkAssertion(
       algorithms: [...CLIENT_ASSERTION_ALGORITHMS],
       issuer: clientId,
       subject: clientId,
-      audience: [`${origin}/`, `${origin}/oauth/token`],
+      audience: [`${origin}/`, `${origin}/oauth/token`, `${origin}/oauth/token/`],
       currentDate: new Date(now),
       requiredClaims: ['exp', 'jti'],
     });
@@ -120,6 +123,9 @@ async function checkAssertion(
     expiresAtMs = Number(payload.exp) * 1000;
   } catch (error) {
     return invalidClient(`Invalid client assertion: ${error instanceof Error ? error.message : 'verification failed'}`);
+  }
+  if (expiresAtMs - now > MAX_ASSERTION_LIFETIME_MS) {
+    return invalidClient('Invalid client assertion: "exp" may be at most 10 minutes ahead');
   }
   for (const [key, expiry] of context.usedAssertions) if (expiry <= now) context.usedAssertions.delete(key);
   const key = `${clientId}\u0000${jti}`;

@@ -7,7 +7,6 @@ import { authorizeManagementRequest } from './management-auth.js';
 import { createMswHandlers } from './msw.js';
 import type { EmulatorServer, ListenOptions } from './node-server.js';
 import {
-  DEFAULT_RATE_LIMIT,
   RateLimitBucket,
   type RateLimitOptions,
   type RateLimitSnapshot,
@@ -60,6 +59,9 @@ export interface TenantEmulatorOptions {
   readonly defaultClient?: { readonly clientId?: string; readonly clientSecret?: string; readonly scopes?: readonly string[] };
 }
 
+/** How many requests `emulator.requests` remembers; older ones are dropped first. */
+export const MAX_LOGGED_REQUESTS = 10_000;
+
 /** One request the emulator answered. */
 export interface EmulatorRequestRecord {
   readonly method: string;
@@ -96,7 +98,7 @@ export interface TenantEmulator {
   readonly faults: FaultScript;
   /** msw v2 handlers for {@link origin} (needs the `msw` package): `setupServer(...emulator.handlers)`. */
   readonly handlers: HttpHandler[];
-  /** Every request answered so far, oldest first. */
+  /** The requests answered so far, oldest first (the last {@link MAX_LOGGED_REQUESTS}). */
   readonly requests: readonly EmulatorRequestRecord[];
   /**
    * The core: answers one request as the tenant would. Requests to any origin are
@@ -139,7 +141,7 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
   if (!Number.isSafeInteger(tokenLifetimeSeconds) || tokenLifetimeSeconds < 1) {
     throw new RangeError('tokenLifetimeSeconds must be a positive integer');
   }
-  const rateLimit = { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
+  const rateLimit = options.rateLimit ?? {};
   const buckets: Record<ApiKind, RateLimitBucket> = {
     management: new RateLimitBucket(rateLimit, now),
     authentication: new RateLimitBucket(rateLimit, now),
@@ -191,7 +193,7 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
     if (fault !== undefined && 'status' in fault) {
       if (fault.status === 429) {
         const seconds = fault.retryAfterSeconds ?? 1;
-        const snapshot = { limit: rateLimit.limit, remaining: 0, resetAtMs: now() + seconds * 1000 };
+        const snapshot = { limit: buckets[api].peek().limit, remaining: 0, resetAtMs: now() + seconds * 1000 };
         return [errorFor(api, 429, TOO_MANY_REQUESTS_MESSAGE, 'too_many_requests', { 'retry-after': String(seconds) }), snapshot];
       }
       return [serverError(api, fault.status)];
@@ -218,6 +220,7 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
       response = errorFor(api, 500, `The emulator failed: ${error instanceof Error ? error.message : String(error)}`, 'internal_error');
     }
     requests.push({ method: request.method, path: url.pathname + url.search, status: response.status });
+    if (requests.length > MAX_LOGGED_REQUESTS) requests.splice(0, requests.length - MAX_LOGGED_REQUESTS);
     return withHeaders(response, rateLimitHeaders(snapshot ?? buckets[api].peek()));
   }
 

@@ -1,3 +1,4 @@
+import type { Scope } from '../management/scopes.js';
 import { managementError } from './responses.js';
 import type { AccessTokens } from './tokens.js';
 
@@ -12,7 +13,7 @@ import type { AccessTokens } from './tokens.js';
 export async function authorizeManagementRequest(
   request: Request,
   origin: string,
-  scope: string,
+  scope: Scope,
   tokens: AccessTokens,
 ): Promise<Response | undefined> {
   const authorization = request.headers.get('authorization');

@@ -76,6 +76,8 @@ async function respond(
     outgoing.end(JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message }));
     return;
   }
+  // A body the emulator refused unread (too large) leaves the connection unusable.
+  if (!incoming.complete) outgoing.shouldKeepAlive = false;
   await writeResponse(response, outgoing, incoming.method === 'HEAD');
 }
 

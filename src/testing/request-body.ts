@@ -16,10 +16,14 @@ export function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/** Parses the body by its `Content-Type`; other media types, and JSON that does not parse, are problems. */
+/** The largest body the emulator reads: the bodies it takes are a few hundred bytes. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Parses the body by its `Content-Type`; other media types, JSON that does not parse, and bodies over {@link MAX_BODY_BYTES} are problems. */
 export async function readRequestBody(request: Request): Promise<RequestBody | BodyProblem> {
   const type = mediaType(request.headers.get('content-type'));
-  const text = await request.text();
+  const text = await readLimited(request);
+  if (text === undefined) return { problem: `Request body too large: at most ${MAX_BODY_BYTES} bytes` };
   if (type === '' && text === '') return { kind: 'empty' };
   if (type === 'application/json') {
     try {
@@ -37,4 +41,23 @@ export async function readRequestBody(request: Request): Promise<RequestBody | B
 /** Whether a read ended in a problem. */
 export function isBodyProblem(body: RequestBody | BodyProblem): body is BodyProblem {
   return 'problem' in body;
+}
+
+/** The body as text, or `undefined` (reading stops) once it passes {@link MAX_BODY_BYTES}. */
+async function readLimited(request: Request): Promise<string | undefined> {
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return undefined;
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return undefined;
+    }
+    text += decoder.decode(chunk.value, { stream: true });
+  }
+  return text + decoder.decode();
 }

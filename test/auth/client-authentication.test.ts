@@ -8,11 +8,11 @@ import type { ClientAuthentication, TokenEndpointRequest } from '../../src/auth/
 const ISSUER = 'https://tenant.test/';
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
-/** Applies `authentication` to an empty token request and returns it. */
-async function applyTo(authentication: ClientAuthentication): Promise<TokenEndpointRequest> {
+/** Applies `authentication` to an empty token request and returns it, with the secrets `apply` reported. */
+async function applyTo(authentication: ClientAuthentication): Promise<TokenEndpointRequest & { secrets: readonly string[] }> {
   const request = { body: new URLSearchParams({ grant_type: 'client_credentials' }), headers: {} };
-  await authentication.apply(request, ISSUER);
-  return request;
+  const secrets = await authentication.apply(request, ISSUER);
+  return { ...request, secrets };
 }
 
 /** `application/x-www-form-urlencoded` decoding of one value: `+` is a space. */
@@ -21,13 +21,13 @@ const formDecode = (value: string) => decodeURIComponent(value.replaceAll('+', '
 describe('clientSecretPost', () => {
   it('puts client_id and client_secret in the form body and no header', async () => {
     const authentication = clientSecretPost('client:1', 'secret value');
-    const { body, headers } = await applyTo(authentication);
+    const { body, headers, secrets } = await applyTo(authentication);
     expect(body.get('client_id')).toBe('client:1');
     expect(body.get('client_secret')).toBe('secret value');
     expect(body.get('grant_type')).toBe('client_credentials');
     expect(headers).toEqual({});
     expect(authentication.method).toBe('client_secret_post');
-    expect(authentication.secrets).toEqual(['secret value']);
+    expect(secrets).toEqual(['secret value']);
   });
 });
 
@@ -40,7 +40,7 @@ describe('clientSecretBasic', () => {
     ['form-special characters', 'a&b=c', '?#/\\"\''],
   ])('sends Basic base64(urlencode(id):urlencode(secret)) for an id and secret with %s', async (_kind, clientId, clientSecret) => {
     const authentication = clientSecretBasic(clientId, clientSecret);
-    const { body, headers } = await applyTo(authentication);
+    const { body, headers, secrets } = await applyTo(authentication);
     expect([...body.keys()]).toEqual(['grant_type']);
 
     const [scheme, credentials = ''] = (headers.authorization ?? '').split(' ');
@@ -49,7 +49,7 @@ describe('clientSecretBasic', () => {
     const colon = decoded.indexOf(':');
     expect(formDecode(decoded.slice(0, colon))).toBe(clientId);
     expect(formDecode(decoded.slice(colon + 1))).toBe(clientSecret);
-    expect(authentication.secrets).toEqual([clientSecret, decoded.slice(colon + 1), credentials]);
+    expect(secrets).toEqual([clientSecret, decoded.slice(colon + 1), credentials]);
   });
 });
 
@@ -80,7 +80,8 @@ describe('privateKeyJwt', () => {
     const { authentication, requests } = await assertionsOf(pem);
 
     const payloads: JWTPayload[] = [];
-    for (const { body, headers } of requests) {
+    for (const { body, headers, secrets } of requests) {
+      expect(secrets).toEqual([body.get('client_assertion')]);
       expect(body.get('client_id')).toBe(CLIENT_ID);
       expect(body.get('client_assertion_type')).toBe(ASSERTION_TYPE);
       expect(body.has('client_secret')).toBe(false);
@@ -96,7 +97,6 @@ describe('privateKeyJwt', () => {
     expect(payloads[0]?.jti).not.toBe(payloads[1]?.jti);
     expect(requests[0]?.body.get('client_assertion')).not.toBe(requests[1]?.body.get('client_assertion'));
     expect(authentication.method).toBe('private_key_jwt');
-    expect(authentication.secrets).toEqual([requests[1]?.body.get('client_assertion')]);
   });
 
   it('accepts a CryptoKey', async () => {

@@ -121,6 +121,33 @@ describe('oauth grants', () => {
     expect(claims[0]?.jti).not.toBe(claims[1]?.jti);
   });
 
+  it('keeps each attempt’s own assertion out of its error, even for concurrent calls', async () => {
+    let calls = 0;
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, async ({ request }) => {
+        const assertion = new URLSearchParams(await request.text()).get('client_assertion');
+        if (++calls === 1) await new Promise((resolve) => setTimeout(resolve, 30));
+        return HttpResponse.json({ error: 'invalid_client', error_description: `bad assertion ${assertion}` }, { status: 401 });
+      }),
+    );
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const auth = client({ clientSecret: undefined, clientAssertionSigningKey: await exportPKCS8(privateKey) });
+    const errors = await Promise.all(
+      [1, 2].map(() => auth.oauth.clientCredentialsGrant({ audience: 'https://api' }).catch((caught: unknown) => caught)),
+    );
+    for (const error of errors) {
+      expect((error as AuthApiError).errorDescription).toBe('bad assertion [REDACTED]');
+      expect(JSON.stringify(error)).not.toMatch(/eyJ/);
+    }
+  });
+
+  it('throws ConfigurationError on first use when the signing key cannot be imported', async () => {
+    const broken = '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----';
+    const auth = client({ clientSecret: undefined, clientAssertionSigningKey: broken });
+    await expect(auth.oauth.clientCredentialsGrant({ audience: 'https://api' })).rejects.toThrow(ConfigurationError);
+    expect(requests).toHaveLength(0);
+  });
+
   it('sends the mTLS edge headers with tls_client_auth', async () => {
     serveToken();
     const pem = '-----BEGIN CERTIFICATE-----\nMIIB+/=\n-----END CERTIFICATE-----';

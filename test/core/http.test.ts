@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, TimeoutError } from '../../src/core/errors.js';
-import { createHttpClient, type FetchLike, headersToRecord, readBody, sendRequest } from '../../src/core/http.js';
+import { createHttpClient, exchange, type FetchLike, headersToRecord, readBody } from '../../src/core/http.js';
 import { VERSION } from '../../src/version.js';
 import { API, recordRequests, useMswServer } from '../helpers/server.js';
 
@@ -20,11 +20,12 @@ const hangingFetch: FetchLike = (request) =>
     request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
   });
 
-describe('sendRequest', () => {
+describe('exchange', () => {
   it('sends Accept: application/json and a User-Agent naming the SDK and Node', async () => {
     server.use(http.get(`${API}/things`, () => HttpResponse.json({ ok: true })));
-    const response = await sendRequest(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 });
+    const { response, body } = await exchange(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 });
     expect(response.status).toBe(200);
+    expect(body).toEqual({ ok: true });
     const [request] = requests;
     expect(request?.headers.get('accept')).toBe('application/json');
     expect(request?.headers.get('user-agent')).toBe(`idplatform/${VERSION} node/${process.versions.node}`);
@@ -33,7 +34,7 @@ describe('sendRequest', () => {
   it('sends the query, extra headers and a JSON body', async () => {
     server.use(http.post(`${API}/things`, () => HttpResponse.json({})));
     const client = createHttpClient({ prefixUrl: API, headers: { 'x-client-header': 'c' } });
-    await sendRequest(client, {
+    await exchange(client, {
       method: 'POST',
       path: 'things',
       searchParams: new URLSearchParams({ page: '2', q: 'a b' }),
@@ -51,7 +52,7 @@ describe('sendRequest', () => {
 
   it('sends a form body as application/x-www-form-urlencoded', async () => {
     server.use(http.put(`${API}/things`, () => HttpResponse.json({})));
-    await sendRequest(createHttpClient({ prefixUrl: API }), {
+    await exchange(createHttpClient({ prefixUrl: API }), {
       method: 'PUT',
       path: 'things',
       body: { form: new URLSearchParams([['message_types', 'sms']]) },
@@ -64,18 +65,34 @@ describe('sendRequest', () => {
 
   it('resolves with non-2xx responses instead of throwing', async () => {
     server.use(http.get(`${API}/things`, () => HttpResponse.json({ error: 'Not Found' }, { status: 404 })));
-    const response = await sendRequest(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 });
+    const { response, body } = await exchange(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 });
     expect(response.status).toBe(404);
+    expect(body).toEqual({ error: 'Not Found' });
   });
 
   it('rejects with the SDK’s TimeoutError when an attempt takes longer than timeoutMs', async () => {
     vi.useFakeTimers();
     const client = createHttpClient({ prefixUrl: API, fetch: hangingFetch });
-    const result = sendRequest(client, { method: 'GET', path: 'things', timeoutMs: 50 });
+    const result = exchange(client, { method: 'GET', path: 'things', timeoutMs: 50 });
     const assertion = expect(result).rejects.toSatisfy(
-      (error) => error instanceof TimeoutError && error.message === 'GET /things timed out after 50 ms' && error.cause === undefined,
+      (error) =>
+        error instanceof TimeoutError &&
+        error.message === 'GET /things timed out after 50 ms' &&
+        (error.cause as Error).name === 'TimeoutError',
     );
     await vi.advanceTimersByTimeAsync(50);
+    await assertion;
+  });
+
+  it('counts reading the body against timeoutMs, even when fetch ignores the signal', async () => {
+    vi.useFakeTimers();
+    const stalledBody: FetchLike = async () =>
+      new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{"half":')) }), {
+        status: 200,
+      });
+    const result = exchange(createHttpClient({ prefixUrl: API, fetch: stalledBody }), { method: 'GET', path: 'things', timeoutMs: 300 });
+    const assertion = expect(result).rejects.toBeInstanceOf(TimeoutError);
+    await vi.advanceTimersByTimeAsync(300);
     await assertion;
   });
 
@@ -90,20 +107,20 @@ describe('sendRequest', () => {
     };
     const client = createHttpClient({ prefixUrl: API, fetch: abortingFetch });
     // No timer is advanced: only the abort can end this request.
-    await expect(sendRequest(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: controller.signal })).rejects.toBe(reason);
+    await expect(exchange(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: controller.signal })).rejects.toBe(reason);
   });
 
   it('rejects with the reason of a signal aborted before sending', async () => {
     const reason = new Error('too late');
     const client = createHttpClient({ prefixUrl: API, fetch: hangingFetch });
-    await expect(sendRequest(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: AbortSignal.abort(reason) })).rejects.toBe(
+    await expect(exchange(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: AbortSignal.abort(reason) })).rejects.toBe(
       reason,
     );
   });
 
   it('rejects with NetworkError, holding the runtime’s error as cause, when fetch fails', async () => {
     server.use(http.get(`${API}/things`, () => HttpResponse.error()));
-    const error = await sendRequest(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 }).catch(
+    const error = await exchange(createHttpClient({ prefixUrl: API }), { method: 'GET', path: 'things', timeoutMs: 1000 }).catch(
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(NetworkError);
@@ -113,8 +130,8 @@ describe('sendRequest', () => {
 
   it('uses a custom fetch when given one', async () => {
     const fetch = vi.fn<FetchLike>(async () => new Response('{"custom":true}'));
-    const response = await sendRequest(createHttpClient({ prefixUrl: API, fetch }), { method: 'GET', path: 'things', timeoutMs: 1000 });
-    expect(await response.json()).toEqual({ custom: true });
+    const { body } = await exchange(createHttpClient({ prefixUrl: API, fetch }), { method: 'GET', path: 'things', timeoutMs: 1000 });
+    expect(body).toEqual({ custom: true });
     expect(fetch).toHaveBeenCalledOnce();
     expect(requests).toHaveLength(0);
   });

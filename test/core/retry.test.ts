@@ -135,11 +135,11 @@ describe('withRetry on 429', () => {
     expect(state.calls).toBe(1);
   });
 
-  it('waits for a reset just inside maxDelayMs even when the jitter takes the sleep past it', async () => {
+  it('waits for a reset just inside maxDelayMs, trimming the jitter to maxDelayMs (never below the reset)', async () => {
     const clock = createFakeClock(NOW);
     const { attempt } = failingThen(apiError(429, rateLimitHeaders(2)));
     await expect(run(attempt, clock, { policy: { maxRetries: 3, maxDelayMs: 1_600 }, random: () => 0.99 })).resolves.toBe('ok');
-    expect(clock.sleeps).toEqual([1_500 + 247]);
+    expect(clock.sleeps).toEqual([1_600]);
   });
 
   it('throws at once when Retry-After asks for longer than maxDelayMs', async () => {

@@ -118,11 +118,14 @@ describe('ClientCredentialsTokenProvider', () => {
     expect(fetchToken).toHaveBeenCalledTimes(1);
   });
 
-  it('answers false when the same token is rejected twice, so a 401 is replayed only once', async () => {
-    const tokens = provider(issuer(86_400));
+  it('answers true for every request the rejected token failed, so concurrent 401s are each replayed with one new token', async () => {
+    const fetchToken = issuer(86_400);
+    const tokens = provider(fetchToken);
     const token = await tokens.getToken();
-    expect(tokens.reject(token)).toBe(true);
-    expect(tokens.reject(token)).toBe(false);
+    expect([tokens.reject(token), tokens.reject(token), tokens.reject(token)]).toEqual([true, true, true]);
+    const fresh = await Promise.all([tokens.getToken(), tokens.getToken(), tokens.getToken()]);
+    expect(new Set(fresh).size).toBe(1);
+    expect(fresh[0]).not.toBe(token);
   });
 
   it('uses an async token cache with its key and the token’s time to live', async () => {

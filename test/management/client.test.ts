@@ -7,6 +7,7 @@ import {
   ConfigurationError,
   ManagementClient,
   type ManagementClientOptions,
+  RequestValidationError,
   type TokenCache,
   TokenRequestError,
 } from '../../src/management/index.js';
@@ -49,7 +50,13 @@ describe('ManagementClient options', () => {
     ['no domain', { domain: undefined }, '`domain` (the tenant host name) or `baseUrl` is required'],
     ['domain and baseUrl', { baseUrl: 'https://x.example.com/api/v2' }, 'not both'],
     ['http to a remote host', { domain: undefined, baseUrl: 'http://example.com/api/v2' }, 'http: only for a loopback host'],
-    ['a zero timeout', { timeoutMs: 0 }, '`timeoutMs` must be a positive number'],
+    ['a zero timeout', { timeoutMs: 0 }, '`timeoutMs` must be a number of milliseconds from 1 to 2147483647'],
+    ['a timeout past what timers hold', { timeoutMs: 2 ** 31 }, '`timeoutMs` must be a number of milliseconds'],
+    [
+      'token with client-credentials options',
+      { clientSecret: undefined, clientId: undefined, token: 't', audience: 'x', tokenCache: { get: () => undefined, set: () => {} } },
+      '`audience`, `tokenCache` only apply to the client-credentials grant',
+    ],
     ['negative retries', { retry: { maxRetries: -1 } }, 'maxRetries'],
   ];
   it.each(bad)('refuses %s with ConfigurationError', (_, options, message) => {
@@ -139,6 +146,46 @@ describe('client-credentials tokens', () => {
     await expect(client().guardian.phone.getMessageTypes()).resolves.toEqual({ message_types: ['voice'] });
     expect(tokenRequests()).toHaveLength(2);
     expect(apiRequests()).toHaveLength(2);
+  });
+
+  it('replays every request of a burst that met a 401, with one new token', async () => {
+    serve();
+    server.use(
+      http.get(`${API}/guardian/factors/phone/message-types`, ({ request }) =>
+        request.headers.get('authorization') === 'Bearer token-1'
+          ? HttpResponse.json({ statusCode: 401, error: 'Unauthorized', message: 'Invalid token' }, { status: 401 })
+          : HttpResponse.json({ message_types: ['sms'] }),
+      ),
+    );
+    const management = client();
+    const results = await Promise.allSettled(Array.from({ length: 10 }, () => management.guardian.phone.getMessageTypes()));
+    expect(results.map((result) => result.status)).toEqual(Array(10).fill('fulfilled'));
+    expect(tokenRequests()).toHaveLength(2);
+  });
+
+  it('throws TokenRequestError when the token cache fails, with the failure as cause', async () => {
+    serve();
+    const failure = new Error('cache unreachable');
+    const tokenCache: TokenCache = { get: async () => Promise.reject(failure), set: () => {} };
+    const error = await client({ tokenCache })
+      .guardian.phone.getMessageTypes()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TokenRequestError);
+    expect((error as TokenRequestError).cause).toBe(failure);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('refuses a per-call timeoutMs that is not a usable number before sending', async () => {
+    serve();
+    const management = client({ token: 'caller-token', clientId: undefined, clientSecret: undefined });
+    await expect(management.guardian.phone.getMessageTypes({ timeoutMs: 0 })).rejects.toBeInstanceOf(RequestValidationError);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('rejects with the caller’s abort reason even when it is not an Error', async () => {
+    serve();
+    const management = client();
+    await expect(management.guardian.phone.getMessageTypes({ signal: AbortSignal.abort('user-stop') })).rejects.toBe('user-stop');
   });
 
   it('throws TokenRequestError whose cause is the AuthApiError, and does not cache the failure', async () => {

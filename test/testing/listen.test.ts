@@ -61,8 +61,9 @@ describe('emulator.listen() (a real socket on 127.0.0.1)', () => {
     });
     expect(big.status).toBe(400);
     expect(((await big.json()) as { message: string }).message).toBe(
-      'Payload validation error: Additional properties not allowed: padding',
+      'Payload validation error: Request body too large: at most 65536 bytes',
     );
+    expect(big.headers.get('connection')).toBe('close');
   });
 
   it('answers errors with the platform bodies', async () => {

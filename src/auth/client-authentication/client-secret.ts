@@ -4,10 +4,10 @@ import type { ClientAuthentication } from './types.js';
 export function clientSecretPost(clientId: string, clientSecret: string): ClientAuthentication {
   return {
     method: 'client_secret_post',
-    secrets: [clientSecret],
     apply: ({ body }) => {
       body.set('client_id', clientId);
       body.set('client_secret', clientSecret);
+      return [clientSecret];
     },
   };
 }
@@ -19,11 +19,12 @@ export function clientSecretPost(clientId: string, clientSecret: string): Client
  */
 export function clientSecretBasic(clientId: string, clientSecret: string): ClientAuthentication {
   const credentials = btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`);
+  const secrets = [clientSecret, formEncode(clientSecret), credentials];
   return {
     method: 'client_secret_basic',
-    secrets: [clientSecret, formEncode(clientSecret), credentials],
     apply: ({ headers }) => {
       headers.authorization = `Basic ${credentials}`;
+      return secrets;
     },
   };
 }

@@ -4,9 +4,9 @@ import type { ClientAuthentication } from './types.js';
 export function clientIdOnly(clientId: string): ClientAuthentication {
   return {
     method: 'none',
-    secrets: [],
     apply: ({ body }) => {
       body.set('client_id', clientId);
+      return [];
     },
   };
 }

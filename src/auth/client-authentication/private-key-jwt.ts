@@ -1,4 +1,5 @@
 import { type CryptoKey, importJWK, importPKCS8, type JWK, SignJWT } from 'jose';
+import { ConfigurationError } from '../../core/errors.js';
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './signing-key.js';
 import type { ClientAuthentication } from './types.js';
 
@@ -19,12 +20,13 @@ export function privateKeyJwt(
   now: () => number = Date.now,
 ): ClientAuthentication {
   let key: Promise<CryptoKey | Uint8Array> | undefined;
-  const secrets: string[] = [];
   return {
     method: 'private_key_jwt',
-    secrets,
     apply: async ({ body }, issuer) => {
-      key ??= importSigningKey(signingKey, alg);
+      key ??= importSigningKey(signingKey, alg).catch((error: unknown) => {
+        key = undefined;
+        throw new ConfigurationError(`\`clientAssertionSigningKey\` could not be used as a ${alg} private key`, { cause: error });
+      });
       const issuedAt = Math.floor(now() / 1000);
       const assertion = await new SignJWT({})
         .setProtectedHeader({ alg, typ: 'JWT' })
@@ -35,10 +37,10 @@ export function privateKeyJwt(
         .setExpirationTime(issuedAt + ASSERTION_LIFETIME_SECONDS)
         .setJti(crypto.randomUUID())
         .sign(await key);
-      secrets.splice(0, secrets.length, assertion);
       body.set('client_id', clientId);
       body.set('client_assertion_type', ASSERTION_TYPE);
       body.set('client_assertion', assertion);
+      return [assertion];
     },
   };
 }

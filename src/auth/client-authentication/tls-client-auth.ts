@@ -27,10 +27,10 @@ export function tlsClientAuth(clientId: string, edgeHeaders?: MtlsEdgeHeaders): 
   };
   return {
     method: 'tls_client_auth',
-    secrets: edgeHeaders ? [edgeHeaders.cnameApiKey] : [],
     apply: (request) => {
       request.body.set('client_id', clientId);
       if (headers) Object.assign(request.headers, headers);
+      return edgeHeaders ? [edgeHeaders.cnameApiKey] : [];
     },
   };
 }

@@ -11,10 +11,11 @@ export interface TokenEndpointRequest {
 export interface ClientAuthentication {
   /** The OAuth name of the method, e.g. `client_secret_post`. */
   readonly method: TokenEndpointAuthMethod;
-  /** The secrets this method sends, so that error text can be scrubbed of them. */
-  readonly secrets: readonly string[];
-  /** Adds the client's credentials to the request; `issuer` is `https://{domain}/`. */
-  apply(request: TokenEndpointRequest, issuer: string): void | Promise<void>;
+  /**
+   * Adds the client's credentials to the request (`issuer` is `https://{domain}/`)
+   * and returns the secrets it added, so that error text can be scrubbed of them.
+   */
+  apply(request: TokenEndpointRequest, issuer: string): readonly string[] | Promise<readonly string[]>;
 }
 
 /** The token endpoint authentication methods of spec section 5.2. */

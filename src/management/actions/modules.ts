@@ -4,7 +4,6 @@ import { PageSchema, PerPageSchema } from '../../core/paging-params.js';
 import { encodePath } from '../../core/path.js';
 import type { RequestOptions, Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
-import type { Scope } from '../scopes.js';
 
 // ── Schemas (spec section 2.5) ───────────────────────────────────────────────
 // The spec does not say which fields are required, nor the allowed values of
@@ -78,12 +77,6 @@ export type ListModuleActionsParams = z.input<typeof ListModuleActionsParamsSche
 /** Parameters of `actions.modules.iterateActions`. */
 export type IterateModuleActionsParams = z.input<typeof IterateModuleActionsParamsSchema>;
 
-/**
- * The scope of reading actions. The spec does not show the scope these endpoints
- * require; the platform grants action reads with `read:actions`.
- */
-const SCOPE: Scope = 'read:actions';
-
 /** `actions.modules`: the actions that use an actions module. */
 export class ActionModules {
   readonly #transport: Transport;
@@ -96,7 +89,8 @@ export class ActionModules {
   /**
    * Lists the deployed action versions that use a module (`GET /actions/modules/{id}/actions`,
    * spec 4.2): `{ actions, total, page, per_page }`. `page` ≥ 0 and `per_page` 1–100 are
-   * checked before sending.
+   * checked before sending. The spec shows no required scope, so the token's scopes
+   * are not checked before sending (the platform grants action reads with `read:actions`).
    */
   async listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
     const id = validateParams(ActionModuleIdSchema, moduleId);
@@ -106,7 +100,6 @@ export class ActionModules {
       path: encodePath`actions/modules/${id}/actions`,
       query,
       schema: ActionModuleUsagePageSchema,
-      scope: SCOPE,
       options,
     });
   }

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import type { RequestOptions, Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
-import type { Scope } from '../scopes.js';
 
 // ── Schemas (spec section 2.6) ───────────────────────────────────────────────
 
@@ -39,19 +38,18 @@ export interface SetPhoneMessageTypesOptions extends RequestOptions {
    * endpoints read arrays. An empty list is sent as one empty value (`message_types=`),
    * since a form cannot otherwise say "none".
    */
-  readonly encoding?: 'json' | 'form';
+  readonly encoding?: 'json' | 'form' | undefined;
 }
 
-/**
- * Scopes of the phone factor endpoints. The spec does not show them; the platform
- * grants guardian factor settings with `read:guardian_factors` / `update:guardian_factors`.
- */
-const READ_SCOPE: Scope = 'read:guardian_factors';
-const UPDATE_SCOPE: Scope = 'update:guardian_factors';
 const PATH = 'guardian/factors/phone/message-types';
 const EncodingSchema = z.optional(z.enum(['json', 'form'], "encoding must be 'json' or 'form'"));
 
-/** `guardian.phone`: which phone MFA factors (SMS, voice) are enabled for the tenant. */
+/**
+ * `guardian.phone`: which phone MFA factors (SMS, voice) are enabled for the tenant.
+ * The spec shows no required scopes for these endpoints, so the token's scopes are
+ * not checked before sending (the platform grants them with `read:guardian_factors`
+ * and `update:guardian_factors`).
+ */
 export class GuardianPhone {
   readonly #transport: Transport;
 
@@ -62,7 +60,7 @@ export class GuardianPhone {
 
   /** Reads the enabled phone factor types (`GET /guardian/factors/phone/message-types`, spec 4.4). */
   getMessageTypes(options?: RequestOptions): Promise<PhoneMessageTypes> {
-    return this.#transport.request({ method: 'GET', path: PATH, schema: PhoneMessageTypesSchema, scope: READ_SCOPE, options });
+    return this.#transport.request({ method: 'GET', path: PATH, schema: PhoneMessageTypesSchema, options });
   }
 
   /**
@@ -79,7 +77,6 @@ export class GuardianPhone {
       path: PATH,
       body: encoding === 'form' ? { form: toForm(body.message_types) } : { json: body },
       schema: PhoneMessageTypesSchema,
-      scope: UPDATE_SCOPE,
       options: requestOptions,
     });
   }

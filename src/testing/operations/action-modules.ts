@@ -1,14 +1,10 @@
+import { DEFAULT_MODULE_ACTIONS_PER_PAGE } from '../../management/actions/modules.js';
 import { QueryReader } from '../query.js';
 import { json, managementError } from '../responses.js';
 import type { Operation } from './operation.js';
 
-/**
- * Records per page when `per_page` is not given. The spec (4.2) does not show the
- * default or the bounds of `per_page`, nor a paging window: the emulator uses the
- * platform's usual 1–100 (default 50), the same as the SDK's client-side check, and
- * lets `page` go anywhere (past the end answers an empty `actions`).
- */
-export const DEFAULT_MODULE_ACTIONS_PER_PAGE = 50;
+// The spec (4.2) shows neither the default nor the bounds of `per_page`, nor a paging
+// window: the emulator uses the client's (1–100, default 50) and no window.
 
 /**
  * `GET /actions/modules/{id}/actions` (spec 4.2): `{ actions, total, page, per_page }`,
