@@ -61,13 +61,17 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
     ]);
   }
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-  const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
-  let onAbort: (() => void) | undefined;
+  // One controller ends the exchange: the timer aborts it, and so does the caller's signal.
+  const controller = new AbortController();
+  const { signal } = controller;
+  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const caller = request.signal;
+  const forwardAbort = () => controller.abort(caller?.reason);
+  if (caller?.aborted) forwardAbort();
+  else caller?.addEventListener('abort', forwardAbort, { once: true });
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
   const work = (async () => {
     const response = await http(path, {
@@ -81,17 +85,17 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
     return { response, body: await readBody(response) };
   })();
   work.catch(() => {}); // settled by the race below; a late failure after an abort is not news
+  aborted.catch(() => {});
   try {
     return await Promise.race([work, aborted]);
   } catch (error) {
-    if (request.signal?.aborted) throw request.signal.reason;
-    if (timeout.signal.aborted)
-      throw new TimeoutError(`${method} /${path} timed out after ${timeoutMs} ms`, { cause: timeout.signal.reason });
+    if (caller?.aborted) throw caller.reason;
+    if (signal.aborted) throw new TimeoutError(`${method} /${path} timed out after ${timeoutMs} ms`, { cause: signal.reason });
     if (error instanceof TypeError) throw new NetworkError(`${method} /${path} failed: ${error.message}`, { cause: error });
     throw error;
   } finally {
     clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+    caller?.removeEventListener('abort', forwardAbort);
   }
 }
 
