@@ -1,3 +1,5 @@
+import { base64url } from '../core/base64url.js';
+
 /** A PKCE verifier and its S256 challenge (RFC 7636). */
 export interface PkcePair {
   /** Keep this secret until the code exchange: 43 characters of the unreserved alphabet. */
@@ -16,11 +18,4 @@ export async function createPkcePair(): Promise<PkcePair> {
   const code_verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code_verifier));
   return { code_verifier, code_challenge: base64url(new Uint8Array(digest)), code_challenge_method: 'S256' };
-}
-
-function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
 }

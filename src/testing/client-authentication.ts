@@ -1,5 +1,5 @@
 import { decodeJwt, jwtVerify } from 'jose';
-import { CLIENT_ASSERTION_ALGORITHMS } from '../auth/client-authentication/signing-key.js';
+import { CLIENT_ASSERTION_ALGORITHMS, CLIENT_ASSERTION_TYPE } from '../auth/client-authentication/signing-key.js';
 import type { EmulatedAuthMethod, RegisteredClient } from './clients.js';
 import { authenticationError } from './responses.js';
 
@@ -19,8 +19,6 @@ export interface AuthenticatedClient {
   readonly client: RegisteredClient;
   readonly method: EmulatedAuthMethod;
 }
-
-const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /**
  * Authenticates the client of a token request (spec 5.2) with one of:
@@ -55,7 +53,7 @@ export async function authenticateClient(
     return checkSecret(context, credentials.clientId, credentials.clientSecret, 'client_secret_basic', origin);
   }
   if (assertion !== undefined || assertionType !== undefined) {
-    if (assertionType !== ASSERTION_TYPE) return invalidRequest(`client_assertion_type must be ${ASSERTION_TYPE}`);
+    if (assertionType !== CLIENT_ASSERTION_TYPE) return invalidRequest(`client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`);
     if (assertion === undefined || assertion === '') return invalidRequest('Missing required parameter: client_assertion');
     return checkAssertion(context, assertion, bodyClientId, origin);
   }

@@ -1,4 +1,6 @@
 import { type CryptoKey, createLocalJWKSet, importJWK, importSPKI, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
+import { isCryptoKey } from '../auth/client-authentication/signing-key.js';
+import { base64url } from '../core/base64url.js';
 
 /** The ways a client may authenticate at the emulator's token endpoint. */
 export type EmulatedAuthMethod = 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt';
@@ -100,14 +102,6 @@ function keyResolver(key: CryptoKey | JWK | string): JWTVerifyGetKey {
   };
 }
 
-function isCryptoKey(key: CryptoKey | JWK): key is CryptoKey {
-  return typeof (key as CryptoKey).algorithm === 'object' && typeof (key as CryptoKey).usages !== 'undefined';
-}
-
 function randomSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  return base64url(crypto.getRandomValues(new Uint8Array(32)));
 }

@@ -1,7 +1,7 @@
 import type { ActionModuleUsage, ActionTrigger } from '../management/actions/modules.js';
 import type { OrganizationInvitation } from '../management/organizations/invitations.js';
 import { createRandom, type Random } from './random.js';
-import { invitationUrl, type Seeder } from './store.js';
+import { invitationUrl, type Seeder, WEEK_MS } from './store.js';
 
 /** The ids of the default seed's records, for tests and examples. */
 export const SEED_IDS = {
@@ -124,7 +124,6 @@ const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'ja-JP', 'pt-BR'] as const;
 const PLANS = ['starter', 'business', 'enterprise'] as const;
 const HEX = '0123456789abcdef';
 const HOUR_MS = 60 * 60 * 1000;
-const WEEK_MS = 7 * 24 * HOUR_MS;
 
 /**
  * `count` invitations of one organization, oldest first, with strictly increasing

@@ -8,6 +8,9 @@ import {
 } from '../management/organizations/invitations.js';
 import { createRandom, type Random } from './random.js';
 
+/** How long an invitation is valid when none is given: the platform's default of 7 days. */
+export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
 /** Options of `data.organizations.add`. */
 export interface OrganizationSeed {
   /** Display name, used in generated invitation URLs; default: the id. */
@@ -119,8 +122,6 @@ export interface SeedTarget {
 
 /** Fills a fresh store; see `defaultSeed`. */
 export type Seeder = (target: SeedTarget) => void;
-
-const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** The emulator's data, and the lookups its operations make. */
 export class TenantStore implements EmulatorData, SeedTarget {

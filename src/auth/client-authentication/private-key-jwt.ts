@@ -1,9 +1,8 @@
-import { type CryptoKey, importJWK, importPKCS8, type JWK, SignJWT } from 'jose';
+import { type CryptoKey, importJWK, importPKCS8, SignJWT } from 'jose';
 import { ConfigurationError } from '../../core/errors.js';
-import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './signing-key.js';
+import { CLIENT_ASSERTION_TYPE, type ClientAssertionSigningAlg, type ClientAssertionSigningKey, isCryptoKey } from './signing-key.js';
 import type { ClientAuthentication } from './types.js';
 
-const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const ASSERTION_LIFETIME_SECONDS = 60;
 
 /**
@@ -38,7 +37,7 @@ export function privateKeyJwt(
         .setJti(crypto.randomUUID())
         .sign(await key);
       body.set('client_id', clientId);
-      body.set('client_assertion_type', ASSERTION_TYPE);
+      body.set('client_assertion_type', CLIENT_ASSERTION_TYPE);
       body.set('client_assertion', assertion);
       return [assertion];
     },
@@ -49,8 +48,4 @@ async function importSigningKey(key: ClientAssertionSigningKey, alg: ClientAsser
   if (typeof key === 'string') return importPKCS8(key, alg);
   if (isCryptoKey(key)) return key;
   return importJWK(key, alg);
-}
-
-function isCryptoKey(key: CryptoKey | JWK): key is CryptoKey {
-  return typeof (key as CryptoKey).algorithm === 'object' && typeof (key as CryptoKey).usages !== 'undefined';
 }

@@ -4,6 +4,14 @@ import { ConfigurationError } from '../../core/errors.js';
 /** A private key for signing client assertions: PKCS#8 PEM text, a WebCrypto `CryptoKey`, or a private JWK. */
 export type ClientAssertionSigningKey = string | CryptoKey | JWK;
 
+/** The `client_assertion_type` of a JWT client assertion (RFC 7523). */
+export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** Whether a signing or verification key is a WebCrypto `CryptoKey` (rather than a JWK). */
+export function isCryptoKey(key: CryptoKey | JWK): key is CryptoKey {
+  return typeof (key as CryptoKey).algorithm === 'object' && typeof (key as CryptoKey).usages !== 'undefined';
+}
+
 /** Algorithms accepted for client assertions. */
 export const CLIENT_ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
 /** One of {@link CLIENT_ASSERTION_ALGORITHMS}. */
