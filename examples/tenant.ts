@@ -4,7 +4,13 @@
  * otherwise against the tenant emulator of `idplatform/testing`, started here on
  * 127.0.0.1 and stopped when the example ends.
  */
-import { ManagementClient, type ManagementClientOptions } from 'idplatform/management';
+import {
+  type ClientAssertionGrantOptions,
+  type ClientSecretGrantOptions,
+  type CommonClientOptions,
+  ManagementClient,
+  type TenantLocation,
+} from 'idplatform/management';
 import { createTenantEmulator, SEED_IDS, type TenantEmulator } from 'idplatform/testing';
 
 /** What an example gets: a way to make clients, the ids to use, and the emulator when there is one. */
@@ -14,13 +20,13 @@ export interface Tenant {
   /** The emulator, when the examples run against it (for scripting faults or registering clients). */
   readonly emulator: TenantEmulator | undefined;
   /** The client options that reach this tenant, without credentials. */
-  readonly endpoint: Pick<ManagementClientOptions, 'domain' | 'baseUrl'>;
+  readonly endpoint: TenantLocation;
   /** The credentials of the tenant's machine-to-machine client. */
-  readonly credentials: Pick<ManagementClientOptions, 'clientId' | 'clientSecret' | 'clientAssertionSigningKey'>;
+  readonly credentials: ClientSecretGrantOptions | ClientAssertionGrantOptions;
   /** Ids to use: from `IDP_ORGANIZATION_ID` / `IDP_MODULE_ID`, or the emulator's seed. */
   readonly ids: { readonly organization: string; readonly smallOrganization: string; readonly module: string };
   /** A ManagementClient for this tenant, with extra options. */
-  management(options?: Partial<ManagementClientOptions>): ManagementClient;
+  management(options?: CommonClientOptions & { validateResponses?: boolean }): ManagementClient;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { callAuthApi } from '../core/auth-request.js';
+import type { RequestOptions } from '../core/options.js';
 import { validateParams } from '../core/validation.js';
-import type { AuthRequestOptions } from './auth-request.js';
-import { callAuthApi } from './auth-request.js';
 import type { AuthSettings } from './options.js';
 
 /** Parameters of `database.signUp`. Profile fields are optional; `user_metadata` values are strings. */
@@ -49,7 +49,7 @@ export class Database {
   }
 
   /** Creates a user in a database connection (`POST /dbconnections/signup`, JSON body with the client id). */
-  async signUp(params: SignUpParams, options?: AuthRequestOptions): Promise<SignUpResponse> {
+  async signUp(params: SignUpParams, options?: RequestOptions): Promise<SignUpResponse> {
     const body = validateParams(SignUpSchema, params);
     return this.#post(
       'dbconnections/signup',
@@ -64,18 +64,18 @@ export class Database {
    * Starts a password reset (`POST /dbconnections/change_password`): the platform
    * emails the user a link. Resolves with the platform's message.
    */
-  async changePassword(params: ChangePasswordParams, options?: AuthRequestOptions): Promise<string> {
+  async changePassword(params: ChangePasswordParams, options?: RequestOptions): Promise<string> {
     const body = validateParams(ChangePasswordSchema, params);
     return this.#post('dbconnections/change_password', { client_id: this.#settings.clientId, ...body }, z.string(), [], options);
   }
 
-  #post<T>(path: string, json: object, schema: z.ZodMiniType<T>, secrets: string[], options?: AuthRequestOptions): Promise<T> {
+  #post<T>(path: string, json: object, schema: z.ZodMiniType<T>, secrets: string[], options?: RequestOptions): Promise<T> {
     return callAuthApi(this.#settings, {
       method: 'POST',
       path,
       schema,
       prepare: () => ({ body: { json }, secrets }),
-      ...options,
+      options,
     });
   }
 }

@@ -4,18 +4,24 @@
  * @module
  */
 
+export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
+export type { MtlsEdgeHeaders } from '../core/client-authentication/tls-client-auth.js';
+export type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
+export type { MtlsOptions } from '../core/credentials.js';
 export * from '../core/public.js';
-export type { AuthRequestOptions } from './auth-request.js';
+export { type TokenResponse, TokenResponseSchema } from '../core/token-response.js';
 export { AuthenticationClient } from './client.js';
-export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './client-authentication/signing-key.js';
-export type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js';
-export type { TokenEndpointAuthMethod } from './client-authentication/types.js';
 export * from './database.js';
 export * from './oauth.js';
-export type { AuthenticationClientOptions, MtlsOptions } from './options.js';
+export type {
+  AuthenticationClientOptions,
+  ClientAssertionOptions,
+  ClientSecretOptions,
+  MutualTlsOptions,
+  PublicClientOptions,
+} from './options.js';
 export * from './passwordless.js';
 export { createPkcePair, type PkcePair } from './pkce.js';
-export { type TokenResponse, TokenResponseSchema } from './token-response.js';
 export {
   type AuthorizeUrlParams,
   AuthorizeUrlSchema,

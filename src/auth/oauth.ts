@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { ConfigurationError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import { postAsClient, requestToken } from '../core/token-endpoint.js';
+import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
-import type { AuthRequestOptions } from './auth-request.js';
 import type { AuthSettings } from './options.js';
-import { postAsClient, requestToken } from './token-endpoint.js';
-import type { TokenResponse } from './token-response.js';
 
 const required = (name: string) => z.string(`${name} is required`).check(z.minLength(1, `${name} is required`));
 const optionalText = z.optional(z.string());
@@ -79,7 +79,7 @@ export class OAuth {
   }
 
   /** Client-credentials grant (`POST /oauth/token`): a token for `audience`. Confidential clients only. */
-  async clientCredentialsGrant(params: ClientCredentialsGrantParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+  async clientCredentialsGrant(params: ClientCredentialsGrantParams, options?: RequestOptions): Promise<TokenResponse> {
     const grant = validateParams(ClientCredentialsGrantSchema, params);
     this.#requireConfidential('clientCredentialsGrant');
     return this.#token({ grant_type: 'client_credentials', ...grant }, options);
@@ -90,7 +90,7 @@ export class OAuth {
    * redirect. With `code_verifier` (PKCE) it works for public clients (client id
    * only), which must send one.
    */
-  async authorizationCodeGrant(params: AuthorizationCodeGrantParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+  async authorizationCodeGrant(params: AuthorizationCodeGrantParams, options?: RequestOptions): Promise<TokenResponse> {
     const grant = validateParams(AuthorizationCodeGrantSchema, params);
     if (this.#settings.method === 'none' && grant.code_verifier === undefined) {
       throw new ConfigurationError('A public client (client id only) must use PKCE: pass the `code_verifier` from createPkcePair()');
@@ -99,27 +99,27 @@ export class OAuth {
   }
 
   /** Refresh-token grant (`POST /oauth/token`): new tokens for a refresh token. */
-  async refreshTokenGrant(params: RefreshTokenGrantParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+  async refreshTokenGrant(params: RefreshTokenGrantParams, options?: RequestOptions): Promise<TokenResponse> {
     const grant = validateParams(RefreshTokenGrantSchema, params);
     return this.#token({ grant_type: 'refresh_token', ...grant }, options);
   }
 
   /** Resource-owner password grant (`POST /oauth/token`); with `realm`, the platform's password-realm grant. */
-  async passwordGrant(params: PasswordGrantParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+  async passwordGrant(params: PasswordGrantParams, options?: RequestOptions): Promise<TokenResponse> {
     const grant = validateParams(PasswordGrantSchema, params);
     return this.#token({ grant_type: grant.realm === undefined ? 'password' : PASSWORD_REALM_GRANT, ...grant }, options);
   }
 
   /** Revokes a refresh token (`POST /oauth/revoke`), authenticating the client as the token endpoint does. */
-  async revokeRefreshToken(params: RevokeRefreshTokenParams, options?: AuthRequestOptions): Promise<void> {
+  async revokeRefreshToken(params: RevokeRefreshTokenParams, options?: RequestOptions): Promise<void> {
     const { token } = validateParams(RevokeRefreshTokenSchema, params);
-    const endpoint = await this.#settings.tokenEndpoint();
+    const endpoint = this.#settings.tokenEndpoint;
     const form = { token, token_type_hint: 'refresh_token' };
     await postAsClient(endpoint, { path: 'oauth/revoke', params: form, encoding: 'form', schema: RevokeResponseSchema }, options);
   }
 
-  async #token(grant: Record<string, string | undefined>, options?: AuthRequestOptions): Promise<TokenResponse> {
-    return requestToken(await this.#settings.tokenEndpoint(), grant, options);
+  async #token(grant: Record<string, string | undefined>, options?: RequestOptions): Promise<TokenResponse> {
+    return requestToken(this.#settings.tokenEndpoint, grant, options);
   }
 
   #requireConfidential(call: string): void {

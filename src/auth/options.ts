@@ -1,60 +1,62 @@
-import { resolveEndpoint } from '../core/base-url.js';
-import type { Clock } from '../core/clock.js';
+import type { AuthApiContext } from '../core/auth-request.js';
+import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
+import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
+import { type MtlsOptions, resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
-import { createHttpClient, type FetchLike } from '../core/http.js';
-import { isBrowser, resolveCommonOptions } from '../core/options.js';
-import type { RetryOptions } from '../core/retry.js';
-import type { AuthApiContext } from './auth-request.js';
-import { clientSecretBasic, clientSecretPost } from './client-authentication/client-secret.js';
-import { clientIdOnly } from './client-authentication/none.js';
-import {
-  type ClientAssertionSigningAlg,
-  type ClientAssertionSigningKey,
-  checkSigningKeyOptions,
-} from './client-authentication/signing-key.js';
-import { type MtlsEdgeHeaders, tlsClientAuth } from './client-authentication/tls-client-auth.js';
-import type { ClientAuthentication, TokenEndpointAuthMethod } from './client-authentication/types.js';
-import type { TokenEndpoint } from './token-endpoint.js';
+import { createHttpClient } from '../core/http.js';
+import { type CommonClientOptions, isBrowser, resolveCommonOptions, type TenantLocation } from '../core/options.js';
+import { createTokenEndpoint, type TokenEndpoint } from '../core/token-endpoint.js';
 
-/** How a `tls_client_auth` client presents its certificate: one of the two. */
-export interface MtlsOptions {
-  /** A `fetch` that presents the client certificate in the TLS handshake (e.g. Node's fetch with an undici `Agent`). */
-  readonly fetch?: FetchLike | undefined;
-  /** Or: the headers an edge network forwards after doing the handshake itself. */
-  readonly edgeHeaders?: MtlsEdgeHeaders | undefined;
+/** A public application (SPA, mobile app): client id only, no secret; code exchanges use PKCE. */
+export interface PublicClientOptions {
+  tokenEndpointAuthMethod?: 'none' | undefined;
+  clientSecret?: undefined;
+  clientAssertionSigningKey?: undefined;
+  clientAssertionSigningAlg?: undefined;
+  mtls?: undefined;
 }
 
-/** Options of `new AuthenticationClient(options)`. */
-export interface AuthenticationClientOptions {
-  /** Tenant host name, e.g. `acme.example-tenant.com`; the API is at `https://{domain}/`. */
-  domain?: string | undefined;
-  /** Instead of `domain`: the API's origin (an emulator, a proxy). `http:` only for loopback hosts. */
-  baseUrl?: string | undefined;
-  /** The application's client id. Required. */
-  clientId: string;
-  /** The client secret of a confidential application (never in a browser). */
-  clientSecret?: string | undefined;
-  /** A private key (PKCS#8 PEM, `CryptoKey` or JWK) that signs client assertions (`private_key_jwt`). */
-  clientAssertionSigningKey?: ClientAssertionSigningKey | undefined;
+/** A confidential application with a client secret, sent in the body (`client_secret_post`, default) or as Basic (`client_secret_basic`). */
+export interface ClientSecretOptions {
+  /** The client secret (never in a browser). */
+  clientSecret: string;
+  tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic' | undefined;
+  clientAssertionSigningKey?: undefined;
+  clientAssertionSigningAlg?: undefined;
+  mtls?: undefined;
+}
+
+/** A confidential application that signs client assertions with its private key (`private_key_jwt`). */
+export interface ClientAssertionOptions {
+  /** A private key (PKCS#8 PEM, `CryptoKey` or JWK) that signs client assertions. */
+  clientAssertionSigningKey: ClientAssertionSigningKey;
   /** The assertion's algorithm. Default `RS256`. */
   clientAssertionSigningAlg?: ClientAssertionSigningAlg | undefined;
-  /**
-   * How the client authenticates at the token endpoint. Inferred when unambiguous:
-   * a secret → `client_secret_post`, a signing key → `private_key_jwt`, `mtls` →
-   * `tls_client_auth`, none of them → `none` (client id only, public applications).
-   */
-  tokenEndpointAuthMethod?: TokenEndpointAuthMethod | undefined;
-  /** For `tls_client_auth`: a certificate-presenting `fetch` or the edge headers. */
-  mtls?: MtlsOptions | undefined;
-  /** Retries of 429 (and, for GET, network errors and 502/503/504). Default `{ maxRetries: 3, maxDelayMs: 60_000 }`. */
-  retry?: RetryOptions | undefined;
-  /** Timeout of each attempt, in milliseconds. Default 30 000. */
-  timeoutMs?: number | undefined;
-  /** A custom `fetch`. Default: the global `fetch`. */
-  fetch?: FetchLike | undefined;
-  /** The clock the SDK reads and sleeps with; for tests. */
-  clock?: Clock | undefined;
+  tokenEndpointAuthMethod?: 'private_key_jwt' | undefined;
+  clientSecret?: undefined;
+  mtls?: undefined;
 }
+
+/** A confidential application authenticated by its TLS client certificate (`tls_client_auth`). */
+export interface MutualTlsOptions {
+  /** A certificate-presenting `fetch`, or the headers an edge network forwards after the handshake. */
+  mtls: MtlsOptions;
+  tokenEndpointAuthMethod?: 'tls_client_auth' | undefined;
+  clientSecret?: undefined;
+  clientAssertionSigningKey?: undefined;
+  clientAssertionSigningAlg?: undefined;
+}
+
+/**
+ * Options of `new AuthenticationClient(options)`: where the tenant is (`domain` or
+ * `baseUrl`), the `clientId`, at most one credential (none for a public
+ * application), and the options both clients share.
+ */
+export type AuthenticationClientOptions = CommonClientOptions &
+  TenantLocation & {
+    /** The application's client id. */
+    clientId: string;
+  } & (PublicClientOptions | ClientSecretOptions | ClientAssertionOptions | MutualTlsOptions);
 
 /** What the namespaces of `AuthenticationClient` share, resolved from its options. */
 export interface AuthSettings extends AuthApiContext {
@@ -62,11 +64,11 @@ export interface AuthSettings extends AuthApiContext {
   /** `https://{domain}` (no trailing slash). */
   readonly origin: string;
   readonly method: TokenEndpointAuthMethod;
-  /** The token endpoint with the client's authentication; `private_key_jwt` loads jose on first use only. */
-  tokenEndpoint(): Promise<TokenEndpoint>;
+  /** The token endpoint with the client's authentication. */
+  readonly tokenEndpoint: TokenEndpoint;
 }
 
-const METHODS: readonly TokenEndpointAuthMethod[] = [
+const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
   'client_secret_post',
   'client_secret_basic',
   'private_key_jwt',
@@ -74,98 +76,34 @@ const METHODS: readonly TokenEndpointAuthMethod[] = [
   'tls_client_auth',
 ];
 
-/** Checks the options and infers the authentication method; throws `ConfigurationError` naming the problem. */
+/** Checks the options and decides the authentication method; throws `ConfigurationError` naming the problem. */
 export function resolveAuthOptions(options: AuthenticationClientOptions): AuthSettings {
   if (typeof options !== 'object' || options === null) throw new ConfigurationError('AuthenticationClient needs an options object');
-  const { clientId } = options;
-  if (typeof clientId !== 'string' || clientId === '') throw new ConfigurationError('`clientId` is required');
-  const { origin } = resolveEndpoint(options, '');
-  const method = inferMethod(options);
-  if (method === 'private_key_jwt') checkSigningKeyOptions(options.clientAssertionSigningKey, options.clientAssertionSigningAlg);
-  if (isBrowser() && (options.clientSecret !== undefined || options.clientAssertionSigningKey !== undefined)) {
+  const credentials = resolveCredentials(options, AUTH_METHODS);
+  const common = resolveCommonOptions(options, '');
+  if (
+    isBrowser() &&
+    (credentials.method === 'client_secret_post' ||
+      credentials.method === 'client_secret_basic' ||
+      credentials.method === 'private_key_jwt')
+  ) {
     throw new ConfigurationError(
       'A client secret or signing key must never be shipped to a browser: use a public client (client id only, with PKCE) in browser apps',
     );
   }
-  const { clock, retry, timeoutMs } = resolveCommonOptions(options);
+  const fetch = credentials.method === 'tls_client_auth' ? (credentials.mtls.fetch ?? common.fetch) : common.fetch;
   const context: AuthApiContext = {
-    http: createHttpClient({ prefixUrl: origin, fetch: options.mtls?.fetch ?? options.fetch }),
-    retry,
-    clock,
-    timeoutMs,
+    http: createHttpClient({ prefixUrl: common.origin, fetch, headers: common.headers }),
+    retry: common.retry,
+    clock: common.clock,
+    timeoutMs: common.timeoutMs,
+    onResponse: common.onResponse,
   };
-  let endpoint: Promise<TokenEndpoint> | undefined;
   return {
     ...context,
-    clientId,
-    origin,
-    method,
-    tokenEndpoint: () => {
-      endpoint ??= authenticationFor(options, clientId, method, clock).then((authentication) => ({
-        ...context,
-        issuer: `${origin}/`,
-        authentication,
-      }));
-      return endpoint;
-    },
+    clientId: credentials.clientId,
+    origin: common.origin,
+    method: credentials.method,
+    tokenEndpoint: createTokenEndpoint(context, common.origin, credentials, common.clock),
   };
-}
-
-function inferMethod(options: AuthenticationClientOptions): TokenEndpointAuthMethod {
-  const { clientSecret, clientAssertionSigningKey, mtls, tokenEndpointAuthMethod: method } = options;
-  if (clientSecret !== undefined && (typeof clientSecret !== 'string' || clientSecret === '')) {
-    throw new ConfigurationError('`clientSecret` must be a non-empty string');
-  }
-  if (mtls !== undefined && (mtls.fetch === undefined) === (mtls.edgeHeaders === undefined)) {
-    throw new ConfigurationError('`mtls` takes either `fetch` (presenting the client certificate) or `edgeHeaders`, not both or neither');
-  }
-  const given = [
-    clientSecret !== undefined && '`clientSecret`',
-    clientAssertionSigningKey !== undefined && '`clientAssertionSigningKey`',
-    mtls !== undefined && '`mtls`',
-  ].filter((name): name is string => Boolean(name));
-  if (method === undefined) {
-    if (given.length > 1) {
-      throw new ConfigurationError(
-        `${given.join(' and ')} were both given: set \`tokenEndpointAuthMethod\` to one of ${METHODS.join(', ')}`,
-      );
-    }
-    if (clientSecret !== undefined) return 'client_secret_post';
-    if (clientAssertionSigningKey !== undefined) return 'private_key_jwt';
-    return mtls !== undefined ? 'tls_client_auth' : 'none';
-  }
-  if (!METHODS.includes(method)) throw new ConfigurationError(`\`tokenEndpointAuthMethod\` must be one of ${METHODS.join(', ')}`);
-  const needs: Record<TokenEndpointAuthMethod, string | undefined> = {
-    client_secret_post: clientSecret === undefined ? '`clientSecret`' : undefined,
-    client_secret_basic: clientSecret === undefined ? '`clientSecret`' : undefined,
-    private_key_jwt: clientAssertionSigningKey === undefined ? '`clientAssertionSigningKey`' : undefined,
-    tls_client_auth: mtls === undefined ? '`mtls` (a certificate-presenting `fetch` or `edgeHeaders`)' : undefined,
-    none: undefined,
-  };
-  if (needs[method]) throw new ConfigurationError(`tokenEndpointAuthMethod '${method}' needs ${needs[method]}`);
-  return method;
-}
-
-async function authenticationFor(
-  options: AuthenticationClientOptions,
-  clientId: string,
-  method: TokenEndpointAuthMethod,
-  clock: Clock,
-): Promise<ClientAuthentication> {
-  switch (method) {
-    case 'client_secret_post':
-      return clientSecretPost(clientId, options.clientSecret as string);
-    case 'client_secret_basic':
-      return clientSecretBasic(clientId, options.clientSecret as string);
-    case 'tls_client_auth':
-      return tlsClientAuth(clientId, options.mtls?.edgeHeaders);
-    case 'none':
-      return clientIdOnly(clientId);
-    case 'private_key_jwt': {
-      // Loaded on demand, so that browser bundles of public clients never include jose.
-      const { privateKeyJwt } = await import('./client-authentication/private-key-jwt.js');
-      const key = options.clientAssertionSigningKey as ClientAssertionSigningKey;
-      return privateKeyJwt(clientId, key, options.clientAssertionSigningAlg, () => clock.now());
-    }
-  }
 }

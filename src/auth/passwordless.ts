@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
+import type { RequestOptions } from '../core/options.js';
+import { postAsClient, requestToken } from '../core/token-endpoint.js';
+import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
-import type { AuthRequestOptions } from './auth-request.js';
 import type { AuthSettings } from './options.js';
-import { postAsClient, requestToken } from './token-endpoint.js';
-import type { TokenResponse } from './token-response.js';
 
 /** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
 export const PasswordlessStartSchema = z
@@ -70,9 +70,9 @@ export class Passwordless {
    * `phone_number`. The client authenticates as at the token endpoint (client id,
    * plus its secret or assertion when it is confidential).
    */
-  async start(params: PasswordlessStartParams, options?: AuthRequestOptions): Promise<PasswordlessStartResponse> {
+  async start(params: PasswordlessStartParams, options?: RequestOptions): Promise<PasswordlessStartResponse> {
     const body = validateParams(PasswordlessStartSchema, params);
-    const endpoint = await this.#settings.tokenEndpoint();
+    const endpoint = this.#settings.tokenEndpoint;
     return postAsClient(
       endpoint,
       { path: 'passwordless/start', params: body, encoding: 'json', schema: PasswordlessStartResponseSchema },
@@ -81,9 +81,9 @@ export class Passwordless {
   }
 
   /** Exchanges the code the user received for tokens (`POST /oauth/token`, the passwordless OTP grant). */
-  async login(params: PasswordlessLoginParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+  async login(params: PasswordlessLoginParams, options?: RequestOptions): Promise<TokenResponse> {
     const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
     const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username: email ?? phone_number, otp: code, audience, scope };
-    return requestToken(await this.#settings.tokenEndpoint(), grant, options);
+    return requestToken(this.#settings.tokenEndpoint, grant, options);
   }
 }

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
+import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
 import { ConfigurationError } from '../core/errors.js';
 import { encodePath } from '../core/path.js';
 import { validateParams } from '../core/validation.js';
-import type { TokenEndpointAuthMethod } from './client-authentication/types.js';
 
 /** The `response_type` values `/authorize` takes: the code flow, the implicit flow, and their hybrids. */
 export const RESPONSE_TYPES = [

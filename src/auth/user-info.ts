@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { callAuthApi } from '../core/auth-request.js';
+import type { RequestOptions } from '../core/options.js';
 import { validateParams } from '../core/validation.js';
-import type { AuthRequestOptions } from './auth-request.js';
-import { callAuthApi } from './auth-request.js';
 import type { AuthSettings } from './options.js';
 
 /** The OpenID Connect claims `GET /userinfo` answers: `sub` always, the rest as the scopes allow. */
@@ -32,14 +32,14 @@ export class UserInfoApi {
   }
 
   /** `GET /userinfo` with `Authorization: Bearer <accessToken>` (spec 5.2, "OAuth2 access token"). */
-  async get(accessToken: string, options?: AuthRequestOptions): Promise<UserInfo> {
+  async get(accessToken: string, options?: RequestOptions): Promise<UserInfo> {
     const token = validateParams(AccessTokenSchema, accessToken);
     return callAuthApi(this.#settings, {
       method: 'GET',
       path: 'userinfo',
       schema: UserInfoSchema,
       prepare: () => ({ headers: { authorization: `Bearer ${token}` }, secrets: [token] }),
-      ...options,
+      options,
     });
   }
 }

@@ -13,12 +13,13 @@ export interface Endpoint {
  * `http:` is accepted only for loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`),
  * so that credentials never cross a network in clear text.
  */
-export function resolveEndpoint(options: { domain?: string | undefined; baseUrl?: string | undefined }, apiPath: string): Endpoint {
+export function resolveEndpoint(options: { domain?: unknown; baseUrl?: unknown }, apiPath: string): Endpoint {
   const { domain, baseUrl } = options;
   if (domain !== undefined && baseUrl !== undefined) {
     throw new ConfigurationError('Pass either `domain` or `baseUrl`, not both');
   }
   if (baseUrl !== undefined) {
+    if (typeof baseUrl !== 'string') throw new ConfigurationError('`baseUrl` must be a string');
     const url = parseUrl(baseUrl, 'baseUrl');
     if (url.search || url.hash) throw new ConfigurationError('`baseUrl` must not contain a query or a fragment');
     return { baseUrl: url.href.replace(/\/+$/, ''), origin: url.origin };
@@ -29,6 +30,11 @@ export function resolveEndpoint(options: { domain?: string | undefined; baseUrl?
   const url = parseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(domain) ? domain : `https://${domain}`, 'domain');
   if (url.pathname !== '/' || url.search || url.hash) {
     throw new ConfigurationError('`domain` must be a host name such as "acme.example.com", without a path');
+  }
+  if (url.protocol === 'https:' && isLoopback(url.hostname) && !/^https:/i.test(domain)) {
+    throw new ConfigurationError(
+      `\`domain\` "${domain}" is a loopback host, which the SDK would reach over https; for a local server or the emulator pass \`baseUrl: 'http://${url.host}${apiPath}'\` instead`,
+    );
   }
   return { baseUrl: `${url.origin}${apiPath}`, origin: url.origin };
 }

@@ -1,5 +1,8 @@
+import { resolveEndpoint } from './base-url.js';
 import { type Clock, systemClock } from './clock.js';
 import { ConfigurationError } from './errors.js';
+import type { FetchLike } from './http.js';
+import type { RateLimit } from './rate-limit.js';
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry.js';
 
 /** The longest timeout timers can hold (2^31 − 1 ms, about 24.8 days). */
@@ -10,29 +13,104 @@ export function isValidTimeout(value: unknown): value is number {
   return typeof value === 'number' && value > 0 && value <= MAX_TIMEOUT_MS;
 }
 
-/** The options both clients share, with their defaults applied. */
+/** Where the tenant is: its host name (`domain`) or, instead, a base URL (an emulator, a proxy). */
+export type TenantLocation =
+  | {
+      /** Tenant host name, e.g. `acme.example-tenant.com` (`https://host` also accepted). */
+      domain: string;
+      baseUrl?: undefined;
+    }
+  | {
+      /** Instead of `domain`: the API's base URL. `http:` only for loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`). */
+      baseUrl: string;
+      domain?: undefined;
+    };
+
+/** What `onResponse` is told after every response (each attempt, retries included). */
+export interface ResponseInfo {
+  readonly method: string;
+  /** Path below the client's base URL, without the query, e.g. `/organizations/org_1/invitations`. */
+  readonly path: string;
+  readonly status: number;
+  /** `X-RateLimit-*` of the response, when present: pace yourself on `remaining`. */
+  readonly rateLimit: RateLimit | undefined;
+}
+
+/** The options both clients take besides where the tenant is and how to authenticate. */
+export interface CommonClientOptions {
+  /** Retries of 429 (and, for idempotent requests, of network errors and 502/503/504). Default `{ maxRetries: 3, maxDelayMs: 60_000 }`. */
+  retry?: RetryOptions | undefined;
+  /** Timeout of each attempt, in milliseconds (1 to 2^31 − 1). Default 30 000. */
+  timeoutMs?: number | undefined;
+  /** A custom `fetch` (an mTLS agent, a proxy, tests). Default: the global `fetch`. */
+  fetch?: FetchLike | undefined;
+  /** Extra headers on every request. */
+  headers?: Readonly<Record<string, string>> | undefined;
+  /** Called after every response with its method, path, status and rate-limit state. */
+  onResponse?: ((info: ResponseInfo) => void) | undefined;
+  /** The clock the SDK reads and sleeps with; for tests. Default: the system clock. */
+  clock?: Clock | undefined;
+}
+
+/** Options every method takes as its last argument. */
+export interface RequestOptions {
+  /** Aborts the request, including a wait between retries. */
+  readonly signal?: AbortSignal | undefined;
+  /** Per-attempt timeout for this call, overriding the client's `timeoutMs`. */
+  readonly timeoutMs?: number | undefined;
+  /** Extra headers for this call. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** {@link CommonClientOptions} checked, with defaults applied, and the tenant's endpoint. */
 export interface CommonSettings {
+  /** e.g. `https://acme.example.com/api/v2` (no trailing slash). */
+  readonly baseUrl: string;
+  /** e.g. `https://acme.example.com`: where the Authentication API and `/oauth/token` live. */
+  readonly origin: string;
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly clock: Clock;
+  readonly fetch: FetchLike | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly onResponse: ((info: ResponseInfo) => void) | undefined;
 }
 
-/** Checks and completes `retry`, `timeoutMs` (default 30 000) and `clock`; throws `ConfigurationError` naming the problem. */
-export function resolveCommonOptions(options: {
-  retry?: RetryOptions | undefined;
-  timeoutMs?: number | undefined;
-  clock?: Clock | undefined;
-}): CommonSettings {
+/**
+ * Checks and completes the options both clients share: where the tenant is
+ * (`apiPath` is appended to a `domain`'s origin), `retry`, `timeoutMs` (default
+ * 30 000), `fetch`, `headers`, `onResponse` and `clock`. Throws
+ * `ConfigurationError` naming the problem.
+ */
+export function resolveCommonOptions(
+  options: CommonClientOptions & { domain?: unknown; baseUrl?: unknown },
+  apiPath: string,
+): CommonSettings {
+  const { baseUrl, origin } = resolveEndpoint(options, apiPath);
   const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!isValidTimeout(timeoutMs))
+  if (!isValidTimeout(timeoutMs)) {
     throw new ConfigurationError(`\`timeoutMs\` must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+  }
   let retry: RetryPolicy;
   try {
     retry = resolveRetryPolicy(options.retry);
   } catch (error) {
     throw new ConfigurationError((error as Error).message);
   }
-  return { retry, timeoutMs, clock: options.clock ?? systemClock };
+  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ConfigurationError('`fetch` must be a function');
+  if (options.onResponse !== undefined && typeof options.onResponse !== 'function') {
+    throw new ConfigurationError('`onResponse` must be a function');
+  }
+  return {
+    baseUrl,
+    origin,
+    retry,
+    timeoutMs,
+    clock: options.clock ?? systemClock,
+    fetch: options.fetch,
+    headers: options.headers,
+    onResponse: options.onResponse,
+  };
 }
 
 /** Whether the code runs in a browser (a `document` exists). */

@@ -29,6 +29,13 @@ export interface RetryContext {
   readonly random?: () => number;
 }
 
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/** Whether a request with this method may be sent again after a network error or a 502/503/504 (RFC 9110 §9.2.2). */
+export function isIdempotent(method: string): boolean {
+  return IDEMPOTENT_METHODS.has(method.toUpperCase());
+}
+
 const BACKOFF_BASE_MS = 500;
 const RATE_LIMIT_JITTER_MS = 250;
 

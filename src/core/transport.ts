@@ -2,31 +2,12 @@ import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
 import { createApiError } from './errors.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
-import { parseRateLimit, type RateLimit } from './rate-limit.js';
-import { type RetryPolicy, withRetry } from './retry.js';
+import type { RequestOptions, ResponseInfo } from './options.js';
+import { parseRateLimit } from './rate-limit.js';
+import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
 import type { TokenProvider } from './token-provider.js';
 import { type Schema, validateResponse } from './validation.js';
-
-/** Options every method takes as its last argument. */
-export interface RequestOptions {
-  /** Aborts the request, including a wait between retries. */
-  readonly signal?: AbortSignal | undefined;
-  /** Per-attempt timeout for this call, overriding the client's `timeoutMs`. */
-  readonly timeoutMs?: number | undefined;
-  /** Extra headers for this call. */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-}
-
-/** What `onResponse` is told after every response (each attempt, retries included). */
-export interface ResponseInfo {
-  readonly method: string;
-  /** Path below the base URL, without the query, e.g. `/organizations/org_1/invitations`. */
-  readonly path: string;
-  readonly status: number;
-  /** `X-RateLimit-*` of the response, when present: pace yourself on `remaining`. */
-  readonly rateLimit: RateLimit | undefined;
-}
 
 /** Query values as the caller gives them; `undefined` entries are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -58,8 +39,6 @@ export interface TransportSettings {
   readonly onResponse?: ((info: ResponseInfo) => void) | undefined;
 }
 
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-
 /**
  * The one path every Management API call takes: token → scope check → ky →
  * retry loop → error mapping or schema check → caller. A 401 on a token the
@@ -79,7 +58,7 @@ export class Transport {
   request<T>(request: ApiRequest<T>): Promise<T> {
     const { retry, clock } = this.#settings;
     const signal = request.options?.signal;
-    const idempotent = IDEMPOTENT.has(request.method);
+    const idempotent = isIdempotent(request.method);
     return withRetry(() => this.#attempt(request), { policy: retry, clock, idempotent, signal });
   }
 

@@ -1,18 +1,10 @@
-import { clientSecretBasic, clientSecretPost } from '../auth/client-authentication/client-secret.js';
-import { privateKeyJwt } from '../auth/client-authentication/private-key-jwt.js';
-import {
-  type ClientAssertionSigningAlg,
-  type ClientAssertionSigningKey,
-  checkSigningKeyOptions,
-} from '../auth/client-authentication/signing-key.js';
-import type { ClientAuthentication } from '../auth/client-authentication/types.js';
-import { requestToken } from '../auth/token-endpoint.js';
-import { resolveEndpoint } from '../core/base-url.js';
-import type { Clock } from '../core/clock.js';
+import type { AuthApiContext } from '../core/auth-request.js';
+import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
+import { resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
-import { createHttpClient, type FetchLike } from '../core/http.js';
-import { resolveCommonOptions } from '../core/options.js';
-import type { RetryOptions } from '../core/retry.js';
+import { createHttpClient } from '../core/http.js';
+import { type CommonClientOptions, type CommonSettings, resolveCommonOptions, type TenantLocation } from '../core/options.js';
+import { createTokenEndpoint, requestToken } from '../core/token-endpoint.js';
 import {
   ClientCredentialsTokenProvider,
   callerTokenProvider,
@@ -21,76 +13,89 @@ import {
   type TokenProvider,
   type TokenSource,
 } from '../core/token-provider.js';
-import type { ResponseInfo, TransportSettings } from '../core/transport.js';
+import type { TransportSettings } from '../core/transport.js';
 
-/** Options of `new ManagementClient(options)`. Give exactly one way to authenticate. */
-export interface ManagementClientOptions {
-  /** Tenant host name, e.g. `acme.example-tenant.com` (`https://host` also accepted). Requests go to `https://{domain}/api/v2`. */
-  domain?: string | undefined;
-  /**
-   * Instead of `domain`: the API's base URL (an emulator, a proxy). The token endpoint
-   * is then `{origin}/oauth/token`. `http:` only for loopback hosts.
-   */
-  baseUrl?: string | undefined;
+/** Authenticate with a bearer token you already have (or a function that returns one before every request). */
+export interface BearerTokenOptions {
   /** A bearer token, or a function returning one (sync or async), called before every request. */
-  token?: TokenSource | undefined;
-  /** The client id, for the client-credentials grant (with `clientSecret` or `clientAssertionSigningKey`). */
-  clientId?: string | undefined;
-  /** The client secret, for the client-credentials grant. */
-  clientSecret?: string | undefined;
-  /** How the secret is sent: `'client_secret_post'` (in the body; default) or `'client_secret_basic'` (Basic header). */
-  tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic' | undefined;
-  /** A private key (PKCS#8 PEM, `CryptoKey` or JWK) that signs a client assertion (`private_key_jwt`) instead of a secret. */
-  clientAssertionSigningKey?: ClientAssertionSigningKey | undefined;
-  /** The assertion's signing algorithm. Default `RS256`. */
-  clientAssertionSigningAlg?: ClientAssertionSigningAlg | undefined;
+  token: TokenSource;
+  clientId?: undefined;
+  clientSecret?: undefined;
+  clientAssertionSigningKey?: undefined;
+  clientAssertionSigningAlg?: undefined;
+  tokenEndpointAuthMethod?: undefined;
+  audience?: undefined;
+  tokenCache?: undefined;
+  tokenRefreshSkewMs?: undefined;
+}
+
+/** What the client-credentials grant takes besides the client's credentials. */
+export interface ClientCredentialsGrantOptions {
+  /** The client id, for the client-credentials grant. */
+  clientId: string;
   /** Audience of the client-credentials token. Default `https://{domain}/api/v2/` (with `baseUrl`: `{baseUrl}/`). */
   audience?: string | undefined;
-  /** Retries of 429, and of network errors and 502/503/504 for idempotent requests. Default `{ maxRetries: 3, maxDelayMs: 60_000 }`. */
-  retry?: RetryOptions | undefined;
-  /** Timeout of each attempt, in milliseconds. Default 30 000. */
-  timeoutMs?: number | undefined;
-  /** Check every response body against its schema. Default `true`. */
-  validateResponses?: boolean | undefined;
-  /** A custom `fetch` (an mTLS agent, a proxy, tests). Default: the global `fetch`. */
-  fetch?: FetchLike | undefined;
   /** Where client-credentials tokens are kept; share one between processes to share tokens. Default: in memory. */
   tokenCache?: TokenCache | undefined;
   /** A cached token is renewed at most this long before it expires (short tokens: a tenth of their life). Default 60 000. */
   tokenRefreshSkewMs?: number | undefined;
-  /** Extra headers on every request. */
-  headers?: Record<string, string> | undefined;
-  /** Called after every response with its method, path, status and rate-limit state. */
-  onResponse?: ((info: ResponseInfo) => void) | undefined;
-  /** The clock the SDK reads and sleeps with; for tests. Default: the system clock. */
-  clock?: Clock | undefined;
+  token?: undefined;
 }
+
+/** Client-credentials grant with a client secret. */
+export interface ClientSecretGrantOptions extends ClientCredentialsGrantOptions {
+  /** The client secret. */
+  clientSecret: string;
+  /** How the secret is sent: `'client_secret_post'` (in the body; default) or `'client_secret_basic'` (Basic header). */
+  tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic' | undefined;
+  clientAssertionSigningKey?: undefined;
+  clientAssertionSigningAlg?: undefined;
+}
+
+/** Client-credentials grant with a signed JWT client assertion (`private_key_jwt`). */
+export interface ClientAssertionGrantOptions extends ClientCredentialsGrantOptions {
+  /** A private key (PKCS#8 PEM, `CryptoKey` or JWK) that signs the client assertion. */
+  clientAssertionSigningKey: ClientAssertionSigningKey;
+  /** The assertion's signing algorithm. Default `RS256`. */
+  clientAssertionSigningAlg?: ClientAssertionSigningAlg | undefined;
+  tokenEndpointAuthMethod?: 'private_key_jwt' | undefined;
+  clientSecret?: undefined;
+}
+
+/**
+ * Options of `new ManagementClient(options)`: where the tenant is (`domain` or
+ * `baseUrl`), exactly one way to authenticate (a `token`, or `clientId` with
+ * `clientSecret` or `clientAssertionSigningKey`), and the options both clients share.
+ */
+export type ManagementClientOptions = CommonClientOptions &
+  TenantLocation & {
+    /** Check every response body against its schema. Default `true`. */
+    validateResponses?: boolean | undefined;
+  } & (BearerTokenOptions | ClientSecretGrantOptions | ClientAssertionGrantOptions);
+
+/** The options of the client-credentials grant that make no sense with `token`. */
+const GRANT_ONLY_OPTIONS = [
+  'clientId',
+  'audience',
+  'tokenCache',
+  'tokenRefreshSkewMs',
+  'tokenEndpointAuthMethod',
+  'clientAssertionSigningAlg',
+] as const;
 
 /** Turns client options into the transport's settings, or throws `ConfigurationError` naming the problem. */
 export function resolveManagementOptions(options: ManagementClientOptions): TransportSettings {
   if (typeof options !== 'object' || options === null) throw new ConfigurationError('ManagementClient needs an options object');
-  const endpoint = resolveEndpoint(options, '/api/v2');
-  const { clock, retry, timeoutMs } = resolveCommonOptions(options);
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ConfigurationError('`fetch` must be a function');
+  const common = resolveCommonOptions(options, '/api/v2');
   return {
-    baseUrl: endpoint.baseUrl,
-    tokens: resolveTokenProvider(options, endpoint, { clock, retry, timeoutMs }),
-    retry,
-    timeoutMs,
+    ...common,
+    tokens: resolveTokenProvider(options, common),
     validateResponses: options.validateResponses ?? true,
-    clock,
-    fetch: options.fetch,
-    headers: options.headers,
-    onResponse: options.onResponse,
   };
 }
 
-function resolveTokenProvider(
-  options: ManagementClientOptions,
-  endpoint: { baseUrl: string; origin: string },
-  shared: Pick<TransportSettings, 'clock' | 'retry' | 'timeoutMs'>,
-): TokenProvider {
-  const { token, clientId, clientSecret, clientAssertionSigningKey } = options;
+function resolveTokenProvider(options: ManagementClientOptions, common: CommonSettings): TokenProvider {
+  const { token, clientSecret, clientAssertionSigningKey } = options;
   const ways = [
     token !== undefined && '`token`',
     clientSecret !== undefined && '`clientSecret`',
@@ -105,9 +110,7 @@ function resolveTokenProvider(
     if (typeof token !== 'function' && (typeof token !== 'string' || token === '')) {
       throw new ConfigurationError('`token` must be a non-empty string or a function returning one');
     }
-    const unused = (
-      ['clientId', 'audience', 'tokenCache', 'tokenRefreshSkewMs', 'tokenEndpointAuthMethod', 'clientAssertionSigningAlg'] as const
-    ).filter((name) => options[name] !== undefined);
+    const unused = GRANT_ONLY_OPTIONS.filter((name) => options[name] !== undefined);
     if (unused.length) {
       throw new ConfigurationError(
         `${unused.map((name) => `\`${name}\``).join(', ')} only apply to the client-credentials grant, not to \`token\``,
@@ -115,13 +118,19 @@ function resolveTokenProvider(
     }
     return callerTokenProvider(token);
   }
-  if (typeof clientId !== 'string' || clientId === '') {
+  if (typeof options.clientId !== 'string' || options.clientId === '') {
     throw new ConfigurationError('`clientId` is required with `clientSecret` or `clientAssertionSigningKey`');
   }
-  const authentication = resolveClientAuthentication(options, clientId, shared.clock);
-  const audience = options.audience ?? `${endpoint.baseUrl}/`;
-  const http = createHttpClient({ prefixUrl: endpoint.origin, fetch: options.fetch, headers: options.headers });
-  const tokenEndpoint = { ...shared, http, issuer: `${endpoint.origin}/`, authentication };
+  const accepted = clientSecret !== undefined ? (['client_secret_post', 'client_secret_basic'] as const) : (['private_key_jwt'] as const);
+  const credentials = resolveCredentials(options, accepted);
+  const audience = options.audience ?? `${common.baseUrl}/`;
+  const context: AuthApiContext = {
+    http: createHttpClient({ prefixUrl: common.origin, fetch: common.fetch, headers: common.headers }),
+    retry: common.retry,
+    clock: common.clock,
+    timeoutMs: common.timeoutMs,
+  };
+  const tokenEndpoint = createTokenEndpoint(context, common.origin, credentials, common.clock);
   const maxSkewMs = options.tokenRefreshSkewMs ?? 60_000;
   if (!(maxSkewMs >= 0)) throw new ConfigurationError('`tokenRefreshSkewMs` must be a number >= 0');
   return new ClientCredentialsTokenProvider({
@@ -129,27 +138,8 @@ function resolveTokenProvider(
       const response = await requestToken(tokenEndpoint, { grant_type: 'client_credentials', audience });
       return { accessToken: response.access_token, expiresIn: response.expires_in };
     },
-    cache: options.tokenCache ?? memoryTokenCache(shared.clock),
-    cacheKey: `idplatform:${endpoint.origin}:${clientId}:${audience}`,
+    cache: options.tokenCache ?? memoryTokenCache(common.clock),
+    cacheKey: `idplatform:${common.origin}:${credentials.clientId}:${audience}`,
     maxSkewMs,
   });
-}
-
-function resolveClientAuthentication(options: ManagementClientOptions, clientId: string, clock: Clock): ClientAuthentication {
-  const { clientSecret, clientAssertionSigningKey, tokenEndpointAuthMethod } = options;
-  if (clientSecret !== undefined) {
-    if (typeof clientSecret !== 'string' || clientSecret === '') throw new ConfigurationError('`clientSecret` must be a non-empty string');
-    if (options.clientAssertionSigningAlg !== undefined) {
-      throw new ConfigurationError('`clientAssertionSigningAlg` goes with `clientAssertionSigningKey`, not with `clientSecret`');
-    }
-    if (tokenEndpointAuthMethod === undefined || tokenEndpointAuthMethod === 'client_secret_post')
-      return clientSecretPost(clientId, clientSecret);
-    if (tokenEndpointAuthMethod === 'client_secret_basic') return clientSecretBasic(clientId, clientSecret);
-    throw new ConfigurationError("`tokenEndpointAuthMethod` must be 'client_secret_post' or 'client_secret_basic' with `clientSecret`");
-  }
-  if (tokenEndpointAuthMethod !== undefined) {
-    throw new ConfigurationError('`tokenEndpointAuthMethod` applies to `clientSecret`; a signing key always uses private_key_jwt');
-  }
-  const alg = checkSigningKeyOptions(clientAssertionSigningKey, options.clientAssertionSigningAlg);
-  return privateKeyJwt(clientId, clientAssertionSigningKey as ClientAssertionSigningKey, alg, () => clock.now());
 }

@@ -1,5 +1,5 @@
 import { decodeJwt, jwtVerify } from 'jose';
-import { CLIENT_ASSERTION_ALGORITHMS, CLIENT_ASSERTION_TYPE } from '../auth/client-authentication/signing-key.js';
+import { CLIENT_ASSERTION_ALGORITHMS, CLIENT_ASSERTION_TYPE } from '../core/client-authentication/signing-key.js';
 import type { EmulatedAuthMethod, RegisteredClient } from './clients.js';
 import { authenticationError } from './responses.js';
 

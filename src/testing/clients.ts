@@ -1,6 +1,6 @@
 import { type CryptoKey, createLocalJWKSet, importJWK, importSPKI, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
-import { isCryptoKey } from '../auth/client-authentication/signing-key.js';
 import { base64url } from '../core/base64url.js';
+import { isCryptoKey } from '../core/client-authentication/signing-key.js';
 
 /** The ways a client may authenticate at the emulator's token endpoint. */
 export type EmulatedAuthMethod = 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt';

@@ -10,7 +10,7 @@ const edgeHeaders = {
 };
 
 describe('AuthenticationClient options', () => {
-  const inferred: [string, Partial<AuthenticationClientOptions>, string][] = [
+  const inferred: [string, Record<string, unknown>, string][] = [
     ['client id only', {}, 'none'],
     ['a secret', { clientSecret: 's' }, 'client_secret_post'],
     ['a signing key', { clientAssertionSigningKey: { kty: 'RSA' } }, 'private_key_jwt'],
@@ -19,16 +19,23 @@ describe('AuthenticationClient options', () => {
     ['a secret with Basic', { clientSecret: 's', tokenEndpointAuthMethod: 'client_secret_basic' }, 'client_secret_basic'],
   ];
   it.each(inferred)('infers the method from %s', (_, options, method) => {
-    expect(new AuthenticationClient({ ...base, ...options }).toJSON().method).toBe(method);
+    expect(new AuthenticationClient({ ...base, ...options } as AuthenticationClientOptions).toJSON().method).toBe(method);
   });
 
-  const refused: [string, Partial<AuthenticationClientOptions>, string][] = [
+  // Plain JavaScript can pass what the options type refuses; the constructor says what is wrong.
+  const refused: [string, Record<string, unknown>, string][] = [
     ['no client id', { clientId: '' }, '`clientId` is required'],
     [
       'a secret and a key without a method',
       { clientSecret: 's', clientAssertionSigningKey: { kty: 'RSA' } },
-      'set `tokenEndpointAuthMethod` to one of',
+      '`clientSecret` and `clientAssertionSigningKey` were both given',
     ],
+    [
+      'a key the chosen method does not use',
+      { clientSecret: 's', clientAssertionSigningKey: { kty: 'RSA' }, tokenEndpointAuthMethod: 'client_secret_post' },
+      "`clientAssertionSigningKey` cannot be used with tokenEndpointAuthMethod 'client_secret_post'",
+    ],
+    ['an algorithm without a key', { clientSecret: 's', clientAssertionSigningAlg: 'ES256' }, '`clientAssertionSigningAlg` goes with'],
     ['Basic without a secret', { tokenEndpointAuthMethod: 'client_secret_basic' }, "'client_secret_basic' needs `clientSecret`"],
     ['private_key_jwt without a key', { tokenEndpointAuthMethod: 'private_key_jwt' }, 'needs `clientAssertionSigningKey`'],
     ['tls_client_auth without mtls', { tokenEndpointAuthMethod: 'tls_client_auth' }, 'needs `mtls`'],
@@ -37,7 +44,7 @@ describe('AuthenticationClient options', () => {
     ['http to a remote host', { domain: undefined, baseUrl: 'http://example.com' }, 'loopback'],
   ];
   it.each(refused)('refuses %s with ConfigurationError', (_, options, message) => {
-    const create = () => new AuthenticationClient({ ...base, ...options });
+    const create = () => new AuthenticationClient({ ...base, ...options } as unknown as AuthenticationClientOptions);
     expect(create).toThrow(ConfigurationError);
     expect(create).toThrow(message);
   });

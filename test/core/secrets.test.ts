@@ -62,7 +62,13 @@ function echoingToken(status: number, error: string) {
 }
 
 function secretClient(options: Partial<ManagementClientOptions> = {}) {
-  return new ManagementClient({ domain: DOMAIN, clientId: 'client-1', clientSecret: CLIENT_SECRET, retry: false, ...options });
+  return new ManagementClient({
+    domain: DOMAIN,
+    clientId: 'client-1',
+    clientSecret: CLIENT_SECRET,
+    retry: false,
+    ...options,
+  } as ManagementClientOptions);
 }
 
 describe('client secret and tokens never leak', () => {

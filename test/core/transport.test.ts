@@ -11,9 +11,10 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/core/errors.js';
+import type { ResponseInfo } from '../../src/core/options.js';
 import { resolveRetryPolicy } from '../../src/core/retry.js';
 import { callerTokenProvider, type TokenProvider } from '../../src/core/token-provider.js';
-import { type ResponseInfo, Transport } from '../../src/core/transport.js';
+import { Transport } from '../../src/core/transport.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { API, recordRequests, useMswServer } from '../helpers/server.js';
 

@@ -153,7 +153,13 @@ describe.each(modes)('ManagementClient against the emulator through $name', (mod
 
   /** A client aimed at the emulator in this mode, on the shared fake clock, recording what it sends. */
   function client(authentication: Authentication = emulator.credentials, options: Partial<ManagementClientOptions> = {}) {
-    return new ManagementClient({ ...connection.target, ...authentication, clock, fetch: recordingFetch, ...options });
+    return new ManagementClient({
+      ...connection.target,
+      ...authentication,
+      clock,
+      fetch: recordingFetch,
+      ...options,
+    } as ManagementClientOptions);
   }
 
   /** An access token signed by the emulator for this mode's origin. */

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import type { RequestOptions, Transport } from '../../core/transport.js';
+import type { RequestOptions } from '../../core/options.js';
+import type { Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
 
 // ── Schemas (spec section 2.6) ───────────────────────────────────────────────

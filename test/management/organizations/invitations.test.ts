@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   InsufficientScopeError,
   ManagementClient,
+  type ManagementClientOptions,
   type OrganizationInvitation,
   PagingLimitError,
   RequestValidationError,
@@ -15,9 +16,9 @@ import { API, DOMAIN, recordRequests, useMswServer } from '../../helpers/server.
 const server = useMswServer();
 const requests = recordRequests(server);
 
-function client(options: Partial<ConstructorParameters<typeof ManagementClient>[0]> = {}) {
+function client(options: Partial<ManagementClientOptions> = {}) {
   requests.length = 0;
-  return new ManagementClient({ domain: DOMAIN, token: 'opaque-token', clock: createFakeClock(), ...options });
+  return new ManagementClient({ domain: DOMAIN, token: 'opaque-token', clock: createFakeClock(), ...options } as ManagementClientOptions);
 }
 
 function invitation(index: number): OrganizationInvitation {

@@ -1,9 +1,9 @@
 import { decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, type JWTPayload, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { clientSecretBasic, clientSecretPost } from '../../src/auth/client-authentication/client-secret.js';
-import { privateKeyJwt } from '../../src/auth/client-authentication/private-key-jwt.js';
-import type { ClientAssertionSigningKey } from '../../src/auth/client-authentication/signing-key.js';
-import type { ClientAuthentication, TokenEndpointRequest } from '../../src/auth/client-authentication/types.js';
+import { clientSecretBasic, clientSecretPost } from '../../src/core/client-authentication/client-secret.js';
+import { privateKeyJwt } from '../../src/core/client-authentication/private-key-jwt.js';
+import type { ClientAssertionSigningKey } from '../../src/core/client-authentication/signing-key.js';
+import type { ClientAuthentication, TokenEndpointRequest } from '../../src/core/client-authentication/types.js';
 
 const ISSUER = 'https://tenant.test/';
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

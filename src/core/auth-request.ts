@@ -1,25 +1,20 @@
 import type { KyInstance } from 'ky';
-import type { Clock } from '../core/clock.js';
-import { AuthApiError } from '../core/errors.js';
-import { exchange, readFailedResponse } from '../core/http.js';
-import { type RetryPolicy, withRetry } from '../core/retry.js';
-import { type Schema, validateResponse } from '../core/validation.js';
+import type { Clock } from './clock.js';
+import { AuthApiError } from './errors.js';
+import { exchange, readFailedResponse } from './http.js';
+import type { RequestOptions, ResponseInfo } from './options.js';
+import { parseRateLimit } from './rate-limit.js';
+import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
+import { type Schema, validateResponse } from './validation.js';
 
-/** What every call to the Authentication API shares: its HTTP client, retry policy, clock and timeout. */
+/** What every call to the Authentication API shares: its HTTP client, retry policy, clock, timeout and hook. */
 export interface AuthApiContext {
   /** A ky instance whose prefix is the tenant's origin (`https://{domain}`). */
   readonly http: KyInstance;
   readonly retry: RetryPolicy;
   readonly clock: Clock;
   readonly timeoutMs: number;
-}
-
-/** Per-call options of the Authentication API methods. */
-export interface AuthRequestOptions {
-  /** Aborts the request, including a wait between retries. */
-  readonly signal?: AbortSignal | undefined;
-  /** Per-attempt timeout for this call. */
-  readonly timeoutMs?: number | undefined;
+  readonly onResponse?: ((info: ResponseInfo) => void) | undefined;
 }
 
 /** What one attempt sends: its body and headers, and the credentials in them (scrubbed from error text). */
@@ -30,13 +25,14 @@ export interface PreparedAttempt {
 }
 
 /** One call to the Authentication API. */
-export interface AuthApiCall<T> extends AuthRequestOptions {
+export interface AuthApiCall<T> {
   readonly method: 'GET' | 'POST';
   /** Below the origin, without a leading slash, e.g. `oauth/token`. */
   readonly path: string;
   /** Builds each attempt afresh (so that a client assertion is never replayed). */
   readonly prepare: () => PreparedAttempt | Promise<PreparedAttempt>;
   readonly schema: Schema<T>;
+  readonly options?: RequestOptions | undefined;
 }
 
 /**
@@ -46,21 +42,28 @@ export interface AuthApiCall<T> extends AuthRequestOptions {
  * Each attempt's own credentials, and any token in the answer, are kept out of errors.
  */
 export function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
+  const { options = {} } = call;
   const attempt = async (): Promise<T> => {
     const { body, headers, secrets = [] } = await call.prepare();
     const { response, body: answer } = await exchange(context.http, {
       method: call.method,
       path: call.path,
       body,
-      headers,
-      timeoutMs: call.timeoutMs ?? context.timeoutMs,
-      signal: call.signal,
+      headers: { ...options.headers, ...headers },
+      timeoutMs: options.timeoutMs ?? context.timeoutMs,
+      signal: options.signal,
+    });
+    context.onResponse?.({
+      method: call.method,
+      path: `/${call.path}`,
+      status: response.status,
+      rateLimit: parseRateLimit(response.headers),
     });
     const scrub = [...secrets, ...issuedCredentials(answer)];
     if (!response.ok) throw toAuthApiError(response, answer, scrub);
     return validateResponse(call.schema, answer, scrub);
   };
-  return withRetry(attempt, { policy: context.retry, clock: context.clock, idempotent: call.method === 'GET', signal: call.signal });
+  return withRetry(attempt, { policy: context.retry, clock: context.clock, idempotent: isIdempotent(call.method), signal: options.signal });
 }
 
 /** Members of an answer that hold issued credentials: kept out of errors even when the answer is malformed. */

@@ -1,5 +1,5 @@
 import type { CryptoKey, JWK } from 'jose';
-import { ConfigurationError } from '../../core/errors.js';
+import { ConfigurationError } from '../errors.js';
 
 /** A private key for signing client assertions: PKCS#8 PEM text, a WebCrypto `CryptoKey`, or a private JWK. */
 export type ClientAssertionSigningKey = string | CryptoKey | JWK;
@@ -20,18 +20,23 @@ export type ClientAssertionSigningAlg = (typeof CLIENT_ASSERTION_ALGORITHMS)[num
 /**
  * Checks a signing key and algorithm given in client options, without loading
  * jose (this module holds types only from it), and throws `ConfigurationError`
- * naming the problem. Returns the algorithm, `RS256` by default.
+ * naming the problem. Returns the key and the algorithm (`RS256` by default).
  */
-export function checkSigningKeyOptions(key: unknown, alg: ClientAssertionSigningAlg | undefined): ClientAssertionSigningAlg {
-  const algorithm = alg ?? 'RS256';
-  if (!CLIENT_ASSERTION_ALGORITHMS.includes(algorithm)) {
+export function checkSigningKeyOptions(key: unknown, alg: unknown): { key: ClientAssertionSigningKey; alg: ClientAssertionSigningAlg } {
+  const algorithm = CLIENT_ASSERTION_ALGORITHMS.find((known) => known === (alg ?? 'RS256'));
+  if (algorithm === undefined) {
     throw new ConfigurationError(`\`clientAssertionSigningAlg\` must be one of ${CLIENT_ASSERTION_ALGORITHMS.join(', ')}`);
   }
   if (typeof key === 'string' && !key.includes('-----BEGIN PRIVATE KEY-----')) {
     throw new ConfigurationError('`clientAssertionSigningKey` as a string must be a PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----")');
   }
-  if (key === null || (typeof key !== 'string' && typeof key !== 'object')) {
+  if (!isSigningKeyShape(key)) {
     throw new ConfigurationError('`clientAssertionSigningKey` must be a PKCS#8 PEM string, a CryptoKey or a JWK');
   }
-  return algorithm;
+  return { key, alg: algorithm };
+}
+
+/** A PEM string or an object (a `CryptoKey` or a JWK; jose checks the rest when it imports the key). */
+function isSigningKeyShape(key: unknown): key is ClientAssertionSigningKey {
+  return typeof key === 'string' || (typeof key === 'object' && key !== null);
 }

@@ -1,13 +1,31 @@
-import type { Schema } from '../core/validation.js';
-import { type AuthApiContext, type AuthRequestOptions, callAuthApi } from './auth-request.js';
+import { type AuthApiContext, callAuthApi } from './auth-request.js';
+import { createClientAuthentication } from './client-authentication/for-credentials.js';
 import type { ClientAuthentication } from './client-authentication/types.js';
+import type { Clock } from './clock.js';
+import type { ClientCredentials } from './credentials.js';
+import type { RequestOptions } from './options.js';
 import { type TokenResponse, TokenResponseSchema } from './token-response.js';
+import type { Schema } from './validation.js';
 
-/** The token endpoint: where every grant of the SDK is exchanged for tokens. */
+/** The token endpoint of a tenant, with the client's authentication: where every grant of the SDK is exchanged for tokens. */
 export interface TokenEndpoint extends AuthApiContext {
   /** `https://{domain}/`: the audience of client assertions. */
   readonly issuer: string;
-  readonly authentication: ClientAuthentication;
+  /** The client's authentication, made on first use (`private_key_jwt` loads jose then). */
+  authentication(): Promise<ClientAuthentication>;
+}
+
+/** A {@link TokenEndpoint} at `origin` for the client's `credentials`. */
+export function createTokenEndpoint(context: AuthApiContext, origin: string, credentials: ClientCredentials, clock: Clock): TokenEndpoint {
+  let authentication: Promise<ClientAuthentication> | undefined;
+  return {
+    ...context,
+    issuer: `${origin}/`,
+    authentication: () => {
+      authentication ??= createClientAuthentication(credentials, clock);
+      return authentication;
+    },
+  };
 }
 
 /** Parameters whose values are credentials: scrubbed from any error text the server sends back. */
@@ -21,16 +39,17 @@ const SECRET_PARAMS = ['code', 'code_verifier', 'refresh_token', 'password', 'ot
 export function postAsClient<T>(
   endpoint: TokenEndpoint,
   call: { path: string; params: Readonly<Record<string, unknown>>; encoding: 'form' | 'json'; schema: Schema<T> },
-  options: AuthRequestOptions = {},
+  options?: RequestOptions,
 ): Promise<T> {
-  const { authentication } = endpoint;
   const { params } = call;
   const paramSecrets = SECRET_PARAMS.map((name) => params[name]).filter((value): value is string => typeof value === 'string');
   return callAuthApi(endpoint, {
     method: 'POST',
     path: call.path,
     schema: call.schema,
+    options,
     prepare: async () => {
+      const authentication = await endpoint.authentication();
       const credentials = new URLSearchParams();
       const headers: Record<string, string> = {};
       const secrets = [...(await authentication.apply({ body: credentials, headers }, endpoint.issuer)), ...paramSecrets];
@@ -40,7 +59,6 @@ export function postAsClient<T>(
       for (const [name, value] of credentials) form.set(name, value);
       return { body: { form }, headers, secrets };
     },
-    ...options,
   });
 }
 
@@ -52,7 +70,7 @@ export function postAsClient<T>(
 export function requestToken(
   endpoint: TokenEndpoint,
   grant: Readonly<Record<string, string | undefined>>,
-  options?: AuthRequestOptions,
+  options?: RequestOptions,
 ): Promise<TokenResponse> {
   return postAsClient(endpoint, { path: 'oauth/token', params: grant, encoding: 'form', schema: TokenResponseSchema }, options);
 }

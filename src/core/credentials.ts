@@ -1,0 +1,150 @@
+import {
+  type ClientAssertionSigningAlg,
+  type ClientAssertionSigningKey,
+  checkSigningKeyOptions,
+} from './client-authentication/signing-key.js';
+import type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js';
+import type { TokenEndpointAuthMethod } from './client-authentication/types.js';
+import { ConfigurationError } from './errors.js';
+import type { FetchLike } from './http.js';
+
+/** How a `tls_client_auth` client presents its certificate: a certificate-presenting `fetch`, or the edge headers. */
+export type MtlsOptions =
+  | {
+      /** A `fetch` that presents the client certificate in the TLS handshake (e.g. Node's fetch with an undici `Agent`). */
+      readonly fetch: FetchLike;
+      readonly edgeHeaders?: undefined;
+    }
+  | {
+      /** The headers an edge network forwards after doing the handshake itself. */
+      readonly edgeHeaders: MtlsEdgeHeaders;
+      readonly fetch?: undefined;
+    };
+
+/**
+ * The client's credentials, decided once from a client's options: one value per
+ * token-endpoint authentication method of the platform (secret Post/Basic, client
+ * assertion, client id only, mTLS).
+ */
+export type ClientCredentials =
+  | { readonly method: 'client_secret_post' | 'client_secret_basic'; readonly clientId: string; readonly clientSecret: string }
+  | {
+      readonly method: 'private_key_jwt';
+      readonly clientId: string;
+      readonly signingKey: ClientAssertionSigningKey;
+      readonly alg: ClientAssertionSigningAlg;
+    }
+  | { readonly method: 'tls_client_auth'; readonly clientId: string; readonly mtls: MtlsOptions }
+  | { readonly method: 'none'; readonly clientId: string };
+
+/** The credential options of either client, as plain JavaScript may pass them (checked by {@link resolveCredentials}). */
+export interface CredentialOptions {
+  readonly clientId?: unknown;
+  readonly clientSecret?: unknown;
+  readonly clientAssertionSigningKey?: unknown;
+  readonly clientAssertionSigningAlg?: unknown;
+  readonly tokenEndpointAuthMethod?: unknown;
+  readonly mtls?: unknown;
+}
+
+/** The option that carries each method's credential. */
+const CREDENTIAL_OF = {
+  client_secret_post: 'clientSecret',
+  client_secret_basic: 'clientSecret',
+  private_key_jwt: 'clientAssertionSigningKey',
+  tls_client_auth: 'mtls',
+  none: undefined,
+} as const satisfies Record<TokenEndpointAuthMethod, keyof CredentialOptions | undefined>;
+
+const CREDENTIAL_NAMES = ['clientSecret', 'clientAssertionSigningKey', 'mtls'] as const;
+
+/**
+ * Decides how the client authenticates at the token endpoint, from `clientId`, the
+ * one credential given (`clientSecret`, `clientAssertionSigningKey` or `mtls`) and
+ * `tokenEndpointAuthMethod` (inferred when left out: a secret → `client_secret_post`,
+ * a signing key → `private_key_jwt`, `mtls` → `tls_client_auth`, none → `none`).
+ * `accepted` lists the methods the calling client supports. Throws
+ * `ConfigurationError` naming the problem.
+ */
+export function resolveCredentials(options: CredentialOptions, accepted: readonly TokenEndpointAuthMethod[]): ClientCredentials {
+  const { clientId } = options;
+  if (typeof clientId !== 'string' || clientId === '') throw new ConfigurationError('`clientId` is required');
+  const given = CREDENTIAL_NAMES.filter((name) => options[name] !== undefined);
+  const method = options.tokenEndpointAuthMethod ?? inferMethod(given);
+  if (!isOneOf(method, accepted)) {
+    throw new ConfigurationError(`\`tokenEndpointAuthMethod\` must be one of ${accepted.join(', ')}`);
+  }
+  const needed = CREDENTIAL_OF[method];
+  const unused = given.filter((name) => name !== needed);
+  if (unused.length > 0) {
+    throw new ConfigurationError(
+      `${unused.map((name) => `\`${name}\``).join(' and ')} cannot be used with tokenEndpointAuthMethod '${method}'`,
+    );
+  }
+  if (options.clientAssertionSigningAlg !== undefined && needed !== 'clientAssertionSigningKey') {
+    throw new ConfigurationError('`clientAssertionSigningAlg` goes with `clientAssertionSigningKey`');
+  }
+  switch (method) {
+    case 'client_secret_post':
+    case 'client_secret_basic': {
+      const { clientSecret } = options;
+      if (clientSecret === undefined) throw new ConfigurationError(`tokenEndpointAuthMethod '${method}' needs \`clientSecret\``);
+      if (typeof clientSecret !== 'string' || clientSecret === '')
+        throw new ConfigurationError('`clientSecret` must be a non-empty string');
+      return { method, clientId, clientSecret };
+    }
+    case 'private_key_jwt': {
+      if (options.clientAssertionSigningKey === undefined) {
+        throw new ConfigurationError("tokenEndpointAuthMethod 'private_key_jwt' needs `clientAssertionSigningKey`");
+      }
+      const { key, alg } = checkSigningKeyOptions(options.clientAssertionSigningKey, options.clientAssertionSigningAlg);
+      return { method: 'private_key_jwt', clientId, signingKey: key, alg };
+    }
+    case 'tls_client_auth':
+      return { method: 'tls_client_auth', clientId, mtls: checkMtls(options.mtls) };
+    case 'none':
+      return { method: 'none', clientId };
+  }
+}
+
+function isOneOf(value: unknown, methods: readonly TokenEndpointAuthMethod[]): value is TokenEndpointAuthMethod {
+  return methods.some((method) => method === value);
+}
+
+function inferMethod(given: readonly (typeof CREDENTIAL_NAMES)[number][]): TokenEndpointAuthMethod {
+  if (given.length > 1) {
+    throw new ConfigurationError(
+      `${given.map((name) => `\`${name}\``).join(' and ')} were both given: pass the credential of the one method the application uses`,
+    );
+  }
+  switch (given[0]) {
+    case 'clientSecret':
+      return 'client_secret_post';
+    case 'clientAssertionSigningKey':
+      return 'private_key_jwt';
+    case 'mtls':
+      return 'tls_client_auth';
+    default:
+      return 'none';
+  }
+}
+
+function checkMtls(mtls: unknown): MtlsOptions {
+  if (mtls === undefined) {
+    throw new ConfigurationError(
+      "tokenEndpointAuthMethod 'tls_client_auth' needs `mtls` (a certificate-presenting `fetch` or `edgeHeaders`)",
+    );
+  }
+  const { fetch, edgeHeaders } = (typeof mtls === 'object' && mtls !== null ? mtls : {}) as { fetch?: unknown; edgeHeaders?: unknown };
+  if (typeof fetch === 'function' && edgeHeaders === undefined) return { fetch: fetch as FetchLike };
+  if (fetch === undefined && isEdgeHeaders(edgeHeaders)) return { edgeHeaders };
+  throw new ConfigurationError(
+    '`mtls` takes either `fetch` (a function presenting the client certificate) or `edgeHeaders` ({ cnameApiKey, clientCertificate, clientCertificateCaVerified }), not both or neither',
+  );
+}
+
+function isEdgeHeaders(value: unknown): value is MtlsEdgeHeaders {
+  if (typeof value !== 'object' || value === null) return false;
+  const { cnameApiKey, clientCertificate, clientCertificateCaVerified } = value as Record<string, unknown>;
+  return [cnameApiKey, clientCertificate, clientCertificateCaVerified].every((part) => typeof part === 'string' && part !== '');
+}
