@@ -1,4 +1,13 @@
+import * as z from 'zod/mini';
 import { PagingLimitError } from './errors.js';
+
+/** `page`: the page index of the platform's offset-paged lists, an integer from 0. */
+export const PageSchema = z.int('page must be an integer').check(z.minimum(0, 'page must be >= 0'));
+
+/** `per_page`: records per page of the platform's offset-paged lists, an integer from 1 to 100. */
+export const PerPageSchema = z
+  .int('per_page must be an integer')
+  .check(z.minimum(1, 'per_page must be between 1 and 100'), z.maximum(100, 'per_page must be between 1 and 100'));
 
 /** How many records offset paging can reach on endpoints that limit it (spec section 8). */
 export const PAGING_WINDOW = 1000;
@@ -86,4 +95,87 @@ function pageSizeAt(offset: number, perPage: number): number {
 function largestDivisor(offset: number, max: number): number {
   for (let size = max; size > 1; size--) if (offset % size === 0) return size;
   return 1;
+}
+
+/** The query a windowed list sends for one page: the caller's filters plus the page. */
+export interface WindowedPageQuery {
+  readonly page: number;
+  readonly per_page: number;
+  readonly sort?: string | undefined;
+  readonly fields?: string | undefined;
+  readonly include_fields?: boolean | undefined;
+}
+
+/**
+ * A list of records with an `id` that the platform pages through up to the
+ * 1000-record window, in a strict `sort` order (`field:1` / `field:-1`).
+ */
+export interface WindowedList<T extends { readonly id?: string | undefined }> {
+  /** Records per request. */
+  readonly perPage: number;
+  readonly onLimit: OnPagingLimit;
+  /** The caller's sort (sent as given; `undefined` leaves the server's default). */
+  readonly sort?: string | undefined;
+  /** The server's order when no `sort` is sent, e.g. `created_at:-1`: the probe reverses it. */
+  readonly defaultSort: string;
+  /** The caller's `fields` filter and whether it includes (default) or excludes the fields it names. */
+  readonly fields?: string | undefined;
+  readonly includeFields?: boolean | undefined;
+  /** Fetches one page with this query (the caller's other filters added by the list). */
+  fetchPage(query: WindowedPageQuery): Promise<readonly T[]>;
+}
+
+/**
+ * Yields every record of a windowed list, lazily (see {@link iteratePages}). When
+ * the 1000 reachable records are used up it asks once whether more exist: the first
+ * record of the reversed order (`fields=id`, one record) is the last of all, so if
+ * it is not the last one yielded, records lie past the window and
+ * `PagingLimitError` is thrown (or the iterator stops with `onLimit: 'stop'`).
+ *
+ * That check compares ids, so every page asks for `id`; when the caller's `fields`
+ * left it out, it is removed again from what is yielded.
+ */
+export function iterateWindowedList<T extends { readonly id?: string | undefined }>(
+  list: WindowedList<T>,
+): AsyncGenerator<T, void, undefined> {
+  const { sort, includeFields } = list;
+  const reversed = reverseSort(sort ?? list.defaultSort);
+  const listed = fieldList(list.fields);
+  const hidesId = listed.length > 0 && (includeFields === false ? listed.includes('id') : !listed.includes('id'));
+  const fields = hidesId ? withIdShown(listed, includeFields !== false) : list.fields;
+  const records = iteratePages<T>({
+    perPage: list.perPage,
+    fetchPage: async (page, size) => ({
+      items: await list.fetchPage({ page, per_page: size, sort, fields, include_fields: includeFields }),
+    }),
+    window: {
+      onLimit: list.onLimit,
+      hasMoreAfter: async (last) => {
+        const [final] = await list.fetchPage({ sort: reversed, page: 0, per_page: 1, fields: 'id' });
+        return final !== undefined && final.id !== last.id;
+      },
+    },
+  });
+  return hidesId ? withoutIds(records) : records;
+}
+
+function fieldList(fields: string | undefined): string[] {
+  return (fields ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+}
+
+/** `fields` changed so that `id` is returned: added to an include list, dropped from an exclude list (empty then means all). */
+function withIdShown(names: readonly string[], include: boolean): string | undefined {
+  return include ? [...names, 'id'].join(',') : names.filter((name) => name !== 'id').join(',') || undefined;
+}
+
+async function* withoutIds<T extends { readonly id?: string | undefined }>(records: AsyncIterable<T>): AsyncGenerator<T, void, undefined> {
+  for await (const { id: _id, ...record } of records) yield record as T;
+}
+
+/** `field:1` ↔ `field:-1`. */
+function reverseSort(sort: string): string {
+  return sort.endsWith(':-1') ? `${sort.slice(0, -3)}:1` : `${sort.slice(0, -2)}:-1`;
 }

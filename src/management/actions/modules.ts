@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
-import { iteratePages } from '../../core/paging.js';
-import { PageSchema, PerPageSchema } from '../../core/paging-params.js';
+import { iteratePages, PageSchema, PerPageSchema } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';

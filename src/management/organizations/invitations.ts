@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
-import { isWithinPagingWindow, iteratePages, PAGING_WINDOW_MESSAGE } from '../../core/paging.js';
-import { PageSchema, PerPageSchema } from '../../core/paging-params.js';
+import { isWithinPagingWindow, iterateWindowedList, PAGING_WINDOW_MESSAGE, PageSchema, PerPageSchema } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
@@ -68,6 +67,9 @@ export const ORGANIZATION_INVITATION_FIELDS = Object.keys(OrganizationInvitation
 
 /** Records per page when `per_page` is not given. */
 export const DEFAULT_INVITATIONS_PER_PAGE = 50;
+
+/** The order of invitations when `sort` is not given: newest first. */
+export const DEFAULT_INVITATIONS_SORT = 'created_at:-1';
 
 /** Organization ids are 1–50 characters (spec 4.1, 8). */
 export const OrganizationIdSchema = z
@@ -195,45 +197,14 @@ export class OrganizationInvitations {
       per_page = DEFAULT_INVITATIONS_PER_PAGE,
       ...query
     } = validateParams(IterateOrganizationInvitationsParamsSchema, params);
-    // The end-of-window check compares ids, so pages always carry `id`; it is
-    // removed again from what is yielded when the caller's `fields` left it out.
-    const listed = fieldList(query.fields);
-    const hidesId = listed.length > 0 && (query.include_fields === false ? listed.includes('id') : !listed.includes('id'));
-    const pageQuery = hidesId ? { ...query, fields: withIdShown(query.fields ?? '', query.include_fields !== false) } : query;
-    const records = iteratePages<OrganizationInvitation>({
+    return iterateWindowedList<OrganizationInvitation>({
       perPage: per_page,
-      fetchPage: async (page, size) => ({ items: await this.list(id, { ...pageQuery, page, per_page: size }, options) }),
-      window: {
-        onLimit,
-        // With a strict order, the first record of the reversed order is the last of all:
-        // if it is the last one yielded, nothing lies past the window.
-        hasMoreAfter: async (last) => {
-          const [final] = await this.list(id, { sort: reverseSort(query.sort), page: 0, per_page: 1, fields: 'id' }, options);
-          return final !== undefined && final.id !== last.id;
-        },
-      },
+      onLimit,
+      sort: query.sort,
+      defaultSort: DEFAULT_INVITATIONS_SORT,
+      fields: query.fields,
+      includeFields: query.include_fields,
+      fetchPage: (page) => this.list(id, page, options),
     });
-    return hidesId ? withoutIds(records) : records;
   }
-}
-
-function fieldList(fields: string | undefined): string[] {
-  return (fields ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-}
-
-/** `fields` changed so that `id` is returned: added to an include list, dropped from an exclude list (empty then means all). */
-function withIdShown(fields: string, include: boolean): string | undefined {
-  const names = fieldList(fields);
-  return include ? [...names, 'id'].join(',') : names.filter((name) => name !== 'id').join(',') || undefined;
-}
-
-async function* withoutIds(records: AsyncIterable<OrganizationInvitation>): AsyncGenerator<OrganizationInvitation, void, undefined> {
-  for await (const { id: _id, ...record } of records) yield record;
-}
-
-function reverseSort(sort = 'created_at:-1'): string {
-  return sort.endsWith(':-1') ? `${sort.slice(0, -3)}:1` : `${sort.slice(0, -2)}:-1`;
 }
