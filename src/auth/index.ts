@@ -11,8 +11,15 @@ export type { MtlsOptions } from '../core/credentials.js';
 export * from '../core/public.js';
 export { type TokenResponse, TokenResponseSchema } from '../core/token-response.js';
 export { AuthenticationClient } from './client.js';
-export * from './database.js';
-export * from './oauth.js';
+export type { ChangePasswordParams, Database, SignUpParams, SignUpResponse } from './database.js';
+export type {
+  AuthorizationCodeGrantParams,
+  ClientCredentialsGrantParams,
+  OAuth,
+  PasswordGrantParams,
+  RefreshTokenGrantParams,
+  RevokeRefreshTokenParams,
+} from './oauth.js';
 export type {
   AuthenticationClientOptions,
   ClientAssertionOptions,
@@ -20,13 +27,7 @@ export type {
   MutualTlsOptions,
   PublicClientOptions,
 } from './options.js';
-export * from './passwordless.js';
+export type { Passwordless, PasswordlessLoginParams, PasswordlessStartParams, PasswordlessStartResponse } from './passwordless.js';
 export { createPkcePair, type PkcePair } from './pkce.js';
-export {
-  type AuthorizeUrlParams,
-  AuthorizeUrlSchema,
-  type LogoutUrlParams,
-  LogoutUrlSchema,
-  RESPONSE_TYPES,
-} from './urls.js';
-export { type UserInfo, UserInfoApi, UserInfoSchema } from './user-info.js';
+export type { AuthorizeUrlParams, LogoutUrlParams } from './urls.js';
+export { type UserInfo, type UserInfoApi, UserInfoSchema } from './user-info.js';

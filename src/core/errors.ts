@@ -8,6 +8,8 @@ export interface ValidationIssue {
 }
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+/** Marks the SDK's errors with the codes of their class chain; `Symbol.for`, so both builds and every realm share it. */
+const BRAND = Symbol.for('idplatform.error');
 
 /**
  * The base class of every error this SDK throws.
@@ -18,7 +20,35 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
  * not credentials), and `cause` is never an object that holds a request.
  */
 export class IdPlatformError extends Error {
-  override name = 'IdPlatformError';
+  /** The stable code of this class's errors (instances carry it as `code`). */
+  static readonly code: string = 'idplatform_error';
+  override readonly name: string = 'IdPlatformError';
+  /** A stable, snake-case code for this kind of error, e.g. `rate_limited`; safe to switch on and to log. */
+  readonly code: string;
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    const codes: string[] = [];
+    for (let type: unknown = new.target; typeof type === 'function' && 'code' in type; type = Object.getPrototypeOf(type)) {
+      codes.push(String(type.code));
+    }
+    this.code = codes[0] ?? IdPlatformError.code;
+    Object.defineProperty(this, BRAND, { value: codes });
+  }
+
+  /**
+   * Whether `value` is an error of this class (or a subclass), also when it comes
+   * from another realm or from the other build (ESM/CJS) of this package, where
+   * `instanceof` fails: `RateLimitError.is(error)`, `IdPlatformError.is(error)`.
+   */
+  static is<T extends abstract new (...args: never[]) => IdPlatformError>(
+    this: T & { readonly code: string },
+    value: unknown,
+  ): value is InstanceType<T> {
+    if (typeof value !== 'object' || value === null) return false;
+    const codes: unknown = (value as { [BRAND]?: unknown })[BRAND];
+    return Array.isArray(codes) && codes.includes(this.code);
+  }
 
   /** A plain object of the error's public fields, safe to log. */
   toJSON(): Record<string, unknown> {
@@ -39,12 +69,16 @@ export class IdPlatformError extends Error {
 
 /** The client's options are wrong or incomplete; thrown by constructors, before any request. */
 export class ConfigurationError extends IdPlatformError {
-  override name = 'ConfigurationError';
+  static override readonly code: string = 'configuration_invalid';
+  declare readonly code: 'configuration_invalid';
+  override readonly name = 'ConfigurationError' as const;
 }
 
 /** A parameter broke a documented rule; nothing was sent. `issues` lists every problem found. */
 export class RequestValidationError extends IdPlatformError {
-  override name = 'RequestValidationError';
+  static override readonly code: string = 'request_invalid';
+  declare readonly code: 'request_invalid';
+  override readonly name = 'RequestValidationError' as const;
   /** Every rule the parameters broke, zod-style (`code`, `path`, `message`). */
   readonly issues: readonly ValidationIssue[];
 
@@ -56,7 +90,9 @@ export class RequestValidationError extends IdPlatformError {
 
 /** A 2xx response body did not match its schema (turn checks off with `validateResponses: false`). */
 export class ResponseValidationError extends IdPlatformError {
-  override name = 'ResponseValidationError';
+  static override readonly code: string = 'response_invalid';
+  declare readonly code: 'response_invalid';
+  override readonly name = 'ResponseValidationError' as const;
   /** Every way the body broke the schema. */
   readonly issues: readonly ValidationIssue[];
   /** The body as received (parsed JSON, or the raw text when it was not JSON). */
@@ -80,7 +116,9 @@ export interface HttpResponseErrorDetails {
 
 /** A non-2xx answer of either API: the base of `ApiError` and `AuthApiError`, and what the retry loop reads. */
 export class HttpResponseError extends IdPlatformError {
-  override name = 'HttpResponseError';
+  static override readonly code: string = 'http_error';
+  declare readonly code: 'http_error' | 'auth_api_error' | ApiError['code'];
+  override readonly name: 'HttpResponseError' | 'AuthApiError' | ApiError['name'] = 'HttpResponseError';
   /** HTTP status code. */
   readonly status: number;
   /** The body's error name or code (e.g. `Bad Request`, `invalid_client`), or the status text. */
@@ -112,7 +150,16 @@ export interface ApiErrorDetails extends HttpResponseErrorDetails {
 
 /** A non-2xx answer of the Management API; its body `{ statusCode, error, message, errorCode }` is parsed into fields. */
 export class ApiError extends HttpResponseError {
-  override name = 'ApiError';
+  static override readonly code: string = 'api_error';
+  declare readonly code: 'api_error' | 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'rate_limited' | 'server_error';
+  override readonly name:
+    | 'ApiError'
+    | 'BadRequestError'
+    | 'UnauthorizedError'
+    | 'ForbiddenError'
+    | 'NotFoundError'
+    | 'RateLimitError'
+    | 'ServerError' = 'ApiError';
   /** The body's `errorCode` (e.g. `invalid_paging`), when the server sent one. */
   readonly errorCode: string | undefined;
   /** HTTP method of the request. */
@@ -130,27 +177,39 @@ export class ApiError extends HttpResponseError {
 
 /** 400: the server refused the request (invalid query, paging past 1000 records, …). */
 export class BadRequestError extends ApiError {
-  override name = 'BadRequestError';
+  static override readonly code: string = 'bad_request';
+  declare readonly code: 'bad_request';
+  override readonly name = 'BadRequestError' as const;
 }
 /** 401: the token is missing, expired, badly signed, or the client is not global. */
 export class UnauthorizedError extends ApiError {
-  override name = 'UnauthorizedError';
+  static override readonly code: string = 'unauthorized';
+  declare readonly code: 'unauthorized';
+  override readonly name = 'UnauthorizedError' as const;
 }
 /** 403: the token lacks the operation's scope. */
 export class ForbiddenError extends ApiError {
-  override name = 'ForbiddenError';
+  static override readonly code: string = 'forbidden';
+  declare readonly code: 'forbidden';
+  override readonly name = 'ForbiddenError' as const;
 }
 /** 404: the resource (e.g. the organization) does not exist. */
 export class NotFoundError extends ApiError {
-  override name = 'NotFoundError';
+  static override readonly code: string = 'not_found';
+  declare readonly code: 'not_found';
+  override readonly name = 'NotFoundError' as const;
 }
 /** 429: too many requests; `rateLimit.reset` says when the bucket refills. */
 export class RateLimitError extends ApiError {
-  override name = 'RateLimitError';
+  static override readonly code: string = 'rate_limited';
+  declare readonly code: 'rate_limited';
+  override readonly name = 'RateLimitError' as const;
 }
 /** 5xx: a fault on the service side. */
 export class ServerError extends ApiError {
-  override name = 'ServerError';
+  static override readonly code: string = 'server_error';
+  declare readonly code: 'server_error';
+  override readonly name = 'ServerError' as const;
 }
 
 /** Builds the `ApiError` subclass that matches the status. */
@@ -167,7 +226,9 @@ export function createApiError(details: ApiErrorDetails): ApiError {
 
 /** The token's `scope` claim lacks the scope the operation documents; nothing was sent. */
 export class InsufficientScopeError extends IdPlatformError {
-  override name = 'InsufficientScopeError';
+  static override readonly code: string = 'insufficient_scope';
+  declare readonly code: 'insufficient_scope';
+  override readonly name = 'InsufficientScopeError' as const;
   /** The scope the operation needs. */
   readonly required: string;
   /** The scopes the token holds. */
@@ -186,7 +247,9 @@ export class InsufficientScopeError extends IdPlatformError {
  * first. Pass `onLimit: 'stop'` to stop quietly instead, or narrow the query.
  */
 export class PagingLimitError extends IdPlatformError {
-  override name = 'PagingLimitError';
+  static override readonly code: string = 'paging_limit';
+  declare readonly code: 'paging_limit';
+  override readonly name = 'PagingLimitError' as const;
   /** How many records were reachable (and yielded). */
   readonly reachable: number;
 
@@ -201,12 +264,16 @@ export class PagingLimitError extends IdPlatformError {
 
 /** One attempt took longer than `timeoutMs`. */
 export class TimeoutError extends IdPlatformError {
-  override name = 'TimeoutError';
+  static override readonly code: string = 'timeout';
+  declare readonly code: 'timeout';
+  override readonly name = 'TimeoutError' as const;
 }
 
 /** The request could not be sent or its response not read (DNS, connection, TLS, CORS…). `cause` holds the runtime's error. */
 export class NetworkError extends IdPlatformError {
-  override name = 'NetworkError';
+  static override readonly code: string = 'network';
+  declare readonly code: 'network';
+  override readonly name = 'NetworkError' as const;
 }
 
 /** What the transport knows about a failed exchange with the Authentication API. */
@@ -216,7 +283,9 @@ export interface AuthApiErrorDetails extends HttpResponseErrorDetails {
 
 /** A non-2xx answer of the Authentication API, whose body is `{ error, error_description }`; `error` is the OAuth error code. */
 export class AuthApiError extends HttpResponseError {
-  override name = 'AuthApiError';
+  static override readonly code: string = 'auth_api_error';
+  declare readonly code: 'auth_api_error';
+  override readonly name = 'AuthApiError' as const;
   /** The body's `error_description`, when sent. */
   readonly errorDescription: string | undefined;
 
@@ -228,7 +297,9 @@ export class AuthApiError extends HttpResponseError {
 
 /** Fetching a Management API token failed; `cause` is the `AuthApiError`, `NetworkError` or other error behind it. */
 export class TokenRequestError extends IdPlatformError {
-  override name = 'TokenRequestError';
+  static override readonly code: string = 'token_request_failed';
+  declare readonly code: 'token_request_failed';
+  override readonly name = 'TokenRequestError' as const;
 
   constructor(cause: unknown) {
     super(`Could not obtain a Management API access token: ${cause instanceof Error ? cause.message : String(cause)}`, {

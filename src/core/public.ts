@@ -1,7 +1,30 @@
-/** What every entry point of the package exports: errors and the shared types. */
+/** What every entry point of the package exports: the error classes and the shared types. */
 
 export type { Clock } from './clock.js';
-export * from './errors.js';
+export {
+  ApiError,
+  type ApiErrorDetails,
+  AuthApiError,
+  type AuthApiErrorDetails,
+  BadRequestError,
+  ConfigurationError,
+  ForbiddenError,
+  HttpResponseError,
+  type HttpResponseErrorDetails,
+  IdPlatformError,
+  InsufficientScopeError,
+  NetworkError,
+  NotFoundError,
+  PagingLimitError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+  ServerError,
+  TimeoutError,
+  TokenRequestError,
+  UnauthorizedError,
+  type ValidationIssue,
+} from './errors.js';
 export type { FetchLike } from './http.js';
 export type { CommonClientOptions, RequestOptions, ResponseInfo, TenantLocation } from './options.js';
 export type { OnPagingLimit } from './paging.js';

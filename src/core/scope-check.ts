@@ -1,4 +1,4 @@
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 import { InsufficientScopeError } from './errors.js';
 
 /** Checks a token's scopes against an operation's required scope; see {@link createScopeCheck}. */

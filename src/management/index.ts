@@ -3,10 +3,28 @@
  * @module
  */
 
+export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
+export { encodePath } from '../core/path.js';
 export * from '../core/public.js';
-export * from './actions/modules.js';
+export {
+  type ActionModules,
+  type ActionModuleUsage,
+  type ActionModuleUsagePage,
+  ActionModuleUsagePageSchema,
+  ActionModuleUsageSchema,
+  type ActionTrigger,
+  type IterateModuleActionsParams,
+  type ListModuleActionsParams,
+} from './actions/modules.js';
 export { ManagementClient } from './client.js';
-export * from './guardian/phone.js';
+export {
+  type GuardianPhone,
+  type PhoneMessageType,
+  type PhoneMessageTypes,
+  PhoneMessageTypesSchema,
+  type SetPhoneMessageTypesOptions,
+  type SetPhoneMessageTypesParams,
+} from './guardian/phone.js';
 export type {
   BearerTokenOptions,
   ClientAssertionGrantOptions,
@@ -14,5 +32,15 @@ export type {
   ClientSecretGrantOptions,
   ManagementClientOptions,
 } from './options.js';
-export * from './organizations/invitations.js';
+export {
+  type IterateOrganizationInvitationsParams,
+  type ListOrganizationInvitationsParams,
+  type OrganizationInvitation,
+  type OrganizationInvitationInvitee,
+  type OrganizationInvitationInviter,
+  type OrganizationInvitationPage,
+  OrganizationInvitationPageSchema,
+  OrganizationInvitationSchema,
+  type OrganizationInvitations,
+} from './organizations/invitations.js';
 export { allScopes, SCOPE_CATALOGUE, type Scope } from './scopes.js';

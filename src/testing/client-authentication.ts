@@ -1,7 +1,7 @@
 import { decodeJwt, jwtVerify } from 'jose';
-import { CLIENT_ASSERTION_ALGORITHMS, CLIENT_ASSERTION_TYPE } from '../core/client-authentication/signing-key.js';
 import type { EmulatedAuthMethod, RegisteredClient } from './clients.js';
 import { authenticationError } from './responses.js';
+import { ASSERTION_ALGORITHMS, JWT_BEARER_ASSERTION_TYPE } from './spec.js';
 
 /** Assertions may live 10 minutes at most, so that remembering used `jti`s stays bounded. */
 const MAX_ASSERTION_LIFETIME_MS = 10 * 60_000;
@@ -53,7 +53,7 @@ export async function authenticateClient(
     return checkSecret(context, credentials.clientId, credentials.clientSecret, 'client_secret_basic', origin);
   }
   if (assertion !== undefined || assertionType !== undefined) {
-    if (assertionType !== CLIENT_ASSERTION_TYPE) return invalidRequest(`client_assertion_type must be ${CLIENT_ASSERTION_TYPE}`);
+    if (assertionType !== JWT_BEARER_ASSERTION_TYPE) return invalidRequest(`client_assertion_type must be ${JWT_BEARER_ASSERTION_TYPE}`);
     if (assertion === undefined || assertion === '') return invalidRequest('Missing required parameter: client_assertion');
     return checkAssertion(context, assertion, bodyClientId, origin);
   }
@@ -110,7 +110,7 @@ async function checkAssertion(
   let expiresAtMs: number;
   try {
     const { payload } = await jwtVerify(assertion, client.assertionKey, {
-      algorithms: [...CLIENT_ASSERTION_ALGORITHMS],
+      algorithms: [...ASSERTION_ALGORITHMS],
       issuer: clientId,
       subject: clientId,
       audience: [`${origin}/`, `${origin}/oauth/token`, `${origin}/oauth/token/`],

@@ -1,6 +1,13 @@
-import { type CryptoKey, createLocalJWKSet, importJWK, importSPKI, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
-import { base64url } from '../core/base64url.js';
-import { isCryptoKey } from '../core/client-authentication/signing-key.js';
+import {
+  base64url,
+  type CryptoKey,
+  createLocalJWKSet,
+  importJWK,
+  importSPKI,
+  type JSONWebKeySet,
+  type JWK,
+  type JWTVerifyGetKey,
+} from 'jose';
 
 /** The ways a client may authenticate at the emulator's token endpoint. */
 export type EmulatedAuthMethod = 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt';
@@ -89,7 +96,7 @@ function keyResolver(key: CryptoKey | JWK | string): JWTVerifyGetKey {
       return imported;
     };
   }
-  if (isCryptoKey(key)) {
+  if (!isJwk(key)) {
     if (key.type !== 'public') throw new TypeError('publicKey must be a public CryptoKey');
     return () => key;
   }
@@ -103,5 +110,10 @@ function keyResolver(key: CryptoKey | JWK | string): JWTVerifyGetKey {
 }
 
 function randomSecret(): string {
-  return base64url(crypto.getRandomValues(new Uint8Array(32)));
+  return base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** A JWK is a plain object with `kty`; a `CryptoKey` has an `algorithm` and `usages` instead. */
+function isJwk(key: CryptoKey | JWK): key is JWK {
+  return typeof (key as JWK).kty === 'string';
 }

@@ -1,10 +1,6 @@
 import type { JSONWebKeySet } from 'jose';
-import type { HttpHandler } from 'msw';
-import { systemClock } from '../core/clock.js';
 import { type ClientCredentials, type ClientRegistration, type RegisteredClient, registerClient } from './clients.js';
 import { type Fault, FaultQueue, type FaultScript, malform } from './faults.js';
-import { authorizeManagementRequest } from './management-auth.js';
-import { createMswHandlers } from './msw.js';
 import type { EmulatorServer, ListenOptions } from './node-server.js';
 import {
   RateLimitBucket,
@@ -14,11 +10,12 @@ import {
   retryAfterSeconds,
   TOO_MANY_REQUESTS_MESSAGE,
 } from './rate-limit.js';
-import { type ApiKind, apiOf, authenticationError, errorFor, json, managementError } from './responses.js';
-import { matchRoute } from './routes.js';
+import { type ApiKind, apiOf, authenticationError, errorFor, managementError } from './responses.js';
+import { route } from './routes.js';
 import { defaultSeed } from './seed.js';
+import { sleep } from './sleep.js';
 import { type EmulatorData, TenantStore } from './store.js';
-import { handleTokenRequest, type TokenEndpointContext } from './token-endpoint.js';
+import type { TokenEndpointContext } from './token-endpoint.js';
 import { AccessTokens } from './tokens.js';
 
 /** The origin msw handlers answer for when no `origin` or `domain` is given. */
@@ -96,8 +93,6 @@ export interface TenantEmulator {
   readonly data: EmulatorData;
   /** Scripted faults: `emulator.faults.next(2, { status: 429 })`. */
   readonly faults: FaultScript;
-  /** msw v2 handlers for {@link origin} (needs the `msw` package): `setupServer(...emulator.handlers)`. */
-  readonly handlers: HttpHandler[];
   /** The requests answered so far, oldest first (the last {@link MAX_LOGGED_REQUESTS}). */
   readonly requests: readonly EmulatorRequestRecord[];
   /**
@@ -161,35 +156,8 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
   clients.set(defaultClient.clientId, defaultClient);
   const credentials = { clientId: defaultClient.clientId, clientSecret: defaultClient.clientSecret ?? '' };
 
-  async function route(request: Request, url: URL, api: ApiKind): Promise<Response> {
-    const requestOrigin = url.origin;
-    if (url.pathname === '/oauth/token' || url.pathname === '/oauth/token/') {
-      return handleTokenRequest(request, requestOrigin, tokenEndpoint);
-    }
-    if (url.pathname === '/.well-known/jwks.json' && request.method === 'GET') return json(await tokens.jwks());
-    if (api === 'authentication') {
-      return authenticationError(404, 'not_found', `The emulator does not serve ${request.method} ${url.pathname}`);
-    }
-    const match = matchRoute(request.method, url.pathname.slice('/api/v2'.length));
-    switch (match.kind) {
-      case 'not-found':
-        return managementError(404, 'Not Found', 'not_found');
-      case 'bad-path':
-        return managementError(400, match.message, 'invalid_uri');
-      case 'method-not-allowed':
-        return managementError(405, `${request.method} is not allowed here; use ${match.allow.join(' or ')}`, 'method_not_allowed', {
-          allow: match.allow.join(', '),
-        });
-      case 'operation': {
-        const { operation, params } = match;
-        const refused = await authorizeManagementRequest(request, requestOrigin, operation.scope, tokens);
-        return refused ?? operation.handle({ request, url, params, store });
-      }
-    }
-  }
-
   async function answer(request: Request, url: URL, api: ApiKind, fault: Fault | undefined): Promise<[Response, RateLimitSnapshot?]> {
-    if (fault !== undefined && 'delayMs' in fault) await systemClock.sleep(fault.delayMs, request.signal);
+    if (fault !== undefined && 'delayMs' in fault) await sleep(fault.delayMs, request.signal);
     if (fault !== undefined && 'status' in fault) {
       if (fault.status === 429) {
         const seconds = fault.retryAfterSeconds ?? 1;
@@ -203,7 +171,7 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
       const retryAfter = String(retryAfterSeconds(bucket.peek().resetAtMs, now()));
       return [errorFor(api, 429, TOO_MANY_REQUESTS_MESSAGE, 'too_many_requests', { 'retry-after': retryAfter })];
     }
-    const response = await route(request, url, api);
+    const response = await route({ request, url, api, tokenEndpoint, tokens, store });
     return [fault !== undefined && 'malformed' in fault ? await malformResponse(response, fault.body) : response];
   }
 
@@ -224,17 +192,12 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
     return withHeaders(response, rateLimitHeaders(snapshot ?? buckets[api].peek()));
   }
 
-  let handlers: HttpHandler[] | undefined;
   return {
     origin,
     domain: new URL(origin).host,
     credentials,
     data: store,
     faults,
-    get handlers() {
-      handlers ??= createMswHandlers(origin, handle);
-      return handlers;
-    },
     requests,
     handle,
     listen: async (listenOptions) => {

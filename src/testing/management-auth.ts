@@ -1,4 +1,3 @@
-import type { Scope } from '../management/scopes.js';
 import { managementError } from './responses.js';
 import type { AccessTokens } from './tokens.js';
 
@@ -13,7 +12,7 @@ import type { AccessTokens } from './tokens.js';
 export async function authorizeManagementRequest(
   request: Request,
   origin: string,
-  scope: Scope,
+  scope: string,
   tokens: AccessTokens,
 ): Promise<Response | undefined> {
   const authorization = request.headers.get('authorization');

@@ -13,7 +13,9 @@ export interface ListenOptions {
 export interface EmulatorServer {
   /** The origin to send requests to, e.g. `http://127.0.0.1:53124` (use `${url}/api/v2` as a client's `baseUrl`). */
   readonly url: string;
-  /** The host and port, e.g. `127.0.0.1:53124`. */
+  /** What a `ManagementClient` takes as `baseUrl`: `{url}/api/v2`. */
+  readonly baseUrl: string;
+  /** The host and port, e.g. `127.0.0.1:53124` (not a `domain` option of the clients, which means https: use `baseUrl`). */
   readonly domain: string;
   /** Stops accepting connections, closes open ones, and resolves once the server is down. */
   close(): Promise<void>;
@@ -44,6 +46,7 @@ export async function serve(handle: (request: Request) => Promise<Response>, opt
   const domain = hostAndPort();
   return {
     url: `http://${domain}`,
+    baseUrl: `http://${domain}/api/v2`,
     domain,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,7 +1,12 @@
+import { authorizeManagementRequest } from './management-auth.js';
 import { listModuleActions } from './operations/action-modules.js';
 import { listInvitations } from './operations/invitations.js';
 import type { Operation } from './operations/operation.js';
 import { getPhoneMessageTypes, setPhoneMessageTypes } from './operations/phone-message-types.js';
+import { type ApiKind, authenticationError, json, managementError } from './responses.js';
+import type { TenantStore } from './store.js';
+import { handleTokenRequest, type TokenEndpointContext } from './token-endpoint.js';
+import type { AccessTokens } from './tokens.js';
 
 /** The Management API operations the emulator serves. */
 export const OPERATIONS: readonly Operation[] = [listInvitations, listModuleActions, getPhoneMessageTypes, setPhoneMessageTypes];
@@ -49,4 +54,46 @@ function matchTemplate(template: readonly string[], segments: readonly string[])
     }
   }
   return params;
+}
+
+/** What routing a request needs: the request, its API, and the tenant's token endpoint, signing keys and data. */
+export interface RouteContext {
+  readonly request: Request;
+  readonly url: URL;
+  readonly api: ApiKind;
+  readonly tokenEndpoint: TokenEndpointContext;
+  readonly tokens: AccessTokens;
+  readonly store: TenantStore;
+}
+
+/**
+ * Answers one request that passed the rate limit and the scripted faults: the token
+ * endpoint, the JWKS, or a Management API operation after its bearer and scope
+ * checks. Unknown Authentication API paths get 404 `not_found`; unknown Management
+ * API paths 404 `Not Found`, a known path with another method 405 with `Allow`.
+ */
+export async function route({ request, url, api, tokenEndpoint, tokens, store }: RouteContext): Promise<Response> {
+  if (url.pathname === '/oauth/token' || url.pathname === '/oauth/token/') {
+    return handleTokenRequest(request, url.origin, tokenEndpoint);
+  }
+  if (url.pathname === '/.well-known/jwks.json' && request.method === 'GET') return json(await tokens.jwks());
+  if (api === 'authentication') {
+    return authenticationError(404, 'not_found', `The emulator does not serve ${request.method} ${url.pathname}`);
+  }
+  const match = matchRoute(request.method, url.pathname.slice('/api/v2'.length));
+  switch (match.kind) {
+    case 'not-found':
+      return managementError(404, 'Not Found', 'not_found');
+    case 'bad-path':
+      return managementError(400, match.message, 'invalid_uri');
+    case 'method-not-allowed':
+      return managementError(405, `${request.method} is not allowed here; use ${match.allow.join(' or ')}`, 'method_not_allowed', {
+        allow: match.allow.join(', '),
+      });
+    case 'operation': {
+      const { operation, params } = match;
+      const refused = await authorizeManagementRequest(request, url.origin, operation.scope, tokens);
+      return refused ?? operation.handle({ request, url, params, store });
+    }
+  }
 }

@@ -1,6 +1,5 @@
-import type { ActionModuleUsage, ActionTrigger } from '../management/actions/modules.js';
-import type { OrganizationInvitation } from '../management/organizations/invitations.js';
 import { createRandom, type Random } from './random.js';
+import type { ActionUsageRecord, InvitationRecord, TriggerRecord } from './spec.js';
 import { invitationUrl, type Seeder, WEEK_MS } from './store.js';
 
 /** The ids of the default seed's records, for tests and examples. */
@@ -130,7 +129,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * `created_at` (1 minute to 3 hours apart) from 2024-01-08; about a third carry
  * roles, a fifth app or user metadata, half a connection id.
  */
-function generateInvitations(organizationId: string, organizationName: string, domain: string, count: number): OrganizationInvitation[] {
+function generateInvitations(organizationId: string, organizationName: string, domain: string, count: number): InvitationRecord[] {
   const random = createRandom(`invitations:${organizationId}`);
   const clientIds = [random.chars(32), random.chars(32)];
   const connectionIds = [`con_${random.chars(16)}`, `con_${random.chars(16)}`];
@@ -138,13 +137,13 @@ function generateInvitations(organizationId: string, organizationName: string, d
   const inviters = [fullName(random), fullName(random), fullName(random)];
   const appBase = `https://app.${domain}/login`;
   let time = Date.UTC(2024, 0, 8, 9, 0, 0);
-  const invitations: OrganizationInvitation[] = [];
+  const invitations: InvitationRecord[] = [];
   for (let index = 0; index < count; index++) {
     time += 60_000 + random.int(3 * HOUR_MS - 60_000);
     const first = random.pick(FIRST_NAMES);
     const last = random.pick(LAST_NAMES);
     const ticketId = random.chars(32);
-    const invitation: OrganizationInvitation = {
+    const invitation: InvitationRecord = {
       id: `uinv_${random.chars(16)}`,
       organization_id: organizationId,
       inviter: { name: random.pick(inviters) },
@@ -186,7 +185,7 @@ const ACTION_OBJECTS = [
 ] as const;
 
 /** The triggers an action version may support, with the platform's trigger versions and Node runtimes. */
-const TRIGGERS: readonly ActionTrigger[] = [
+const TRIGGERS: readonly TriggerRecord[] = [
   {
     id: 'post-login',
     version: 'v3',
@@ -238,10 +237,10 @@ const TRIGGERS: readonly ActionTrigger[] = [
 ];
 
 /** `count` deployed action versions that use a module, with distinct names and 1–2 supported triggers each. */
-function generateActionUsages(moduleId: string, count: number): ActionModuleUsage[] {
+function generateActionUsages(moduleId: string, count: number): ActionUsageRecord[] {
   const random = createRandom(`actions:${moduleId}`);
   const versionIds = Array.from({ length: 4 }, () => `modver_${random.chars(16)}`);
-  const usages: ActionModuleUsage[] = [];
+  const usages: ActionUsageRecord[] = [];
   for (let index = 0; index < count; index++) {
     const name = `${ACTION_VERBS[index % ACTION_VERBS.length]} ${ACTION_OBJECTS[Math.floor(index / ACTION_VERBS.length) % ACTION_OBJECTS.length]}`;
     const round = Math.floor(index / (ACTION_VERBS.length * ACTION_OBJECTS.length));
@@ -259,7 +258,7 @@ function generateActionUsages(moduleId: string, count: number): ActionModuleUsag
   return usages;
 }
 
-function copyTrigger(trigger: ActionTrigger): ActionTrigger {
+function copyTrigger(trigger: TriggerRecord): TriggerRecord {
   return structuredClone(trigger);
 }
 

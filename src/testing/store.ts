@@ -1,12 +1,6 @@
 import type * as z from 'zod/mini';
-import { type ActionModuleUsage, ActionModuleUsageSchema } from '../management/actions/modules.js';
-import { type PhoneMessageType, PhoneMessageTypeSchema } from '../management/guardian/phone.js';
-import {
-  OrganizationIdSchema,
-  type OrganizationInvitation,
-  OrganizationInvitationSchema,
-} from '../management/organizations/invitations.js';
 import { createRandom, type Random } from './random.js';
+import { ActionUsageRecord, InvitationRecord, OrganizationId, PhoneMessageTypeRecord } from './spec.js';
 
 /** How long an invitation is valid when none is given: the platform's default of 7 days. */
 export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
@@ -16,7 +10,7 @@ export interface OrganizationSeed {
   /** Display name, used in generated invitation URLs; default: the id. */
   readonly name?: string;
   /** Invitations to start with (completed as `data.invitations.add` does). */
-  readonly invitations?: readonly OrganizationInvitation[];
+  readonly invitations?: readonly InvitationRecord[];
 }
 
 /** Options of `data.modules.add`. */
@@ -24,7 +18,7 @@ export interface ModuleSeed {
   /** Display name; default: the id. */
   readonly name?: string;
   /** The action versions that use the module. */
-  readonly actions?: readonly ActionModuleUsage[];
+  readonly actions?: readonly ActionUsageRecord[];
 }
 
 /**
@@ -45,13 +39,13 @@ export interface EmulatorData {
   };
   readonly invitations: {
     /** An organization's invitations in the order they were added (throws for an unknown organization). */
-    list(organizationId: string): readonly OrganizationInvitation[];
+    list(organizationId: string): readonly InvitationRecord[];
     /**
      * Adds invitations to an organization. Missing fields are filled in: `id`,
      * `organization_id`, `inviter`, `invitee`, `invitation_url`, `created_at` (the
      * emulator's clock), `expires_at` (7 days later) and `ticket_id`. Returns the stored records.
      */
-    add(organizationId: string, ...invitations: OrganizationInvitation[]): OrganizationInvitation[];
+    add(organizationId: string, ...invitations: InvitationRecord[]): InvitationRecord[];
     /** Removes one invitation by id; `false` if there was none. */
     remove(organizationId: string, invitationId: string): boolean;
     /** Removes every invitation of an organization. */
@@ -68,16 +62,16 @@ export interface EmulatorData {
   };
   readonly actions: {
     /** The action versions that use a module (throws for an unknown module). */
-    list(moduleId: string): readonly ActionModuleUsage[];
+    list(moduleId: string): readonly ActionUsageRecord[];
     /** Adds action versions that use a module; returns the stored records. */
-    add(moduleId: string, ...actions: ActionModuleUsage[]): ActionModuleUsage[];
+    add(moduleId: string, ...actions: ActionUsageRecord[]): ActionUsageRecord[];
     /** Removes the usages with this `action_id`; `false` if there were none. */
     remove(moduleId: string, actionId: string): boolean;
     /** Removes every usage of a module. */
     clear(moduleId: string): void;
   };
   /** The enabled phone factor types (spec 2.6); assign to change them (`sms`/`voice`, no duplicates). */
-  phoneMessageTypes: readonly PhoneMessageType[];
+  phoneMessageTypes: readonly PhoneMessageTypeRecord[];
   /** Throws away every change: back to the seed the emulator was created with. */
   reset(): void;
 }
@@ -102,22 +96,22 @@ class LazyList<T> {
 
 interface OrganizationEntry {
   readonly name: string;
-  readonly invitations: LazyList<OrganizationInvitation>;
+  readonly invitations: LazyList<InvitationRecord>;
 }
 
 interface ModuleEntry {
   readonly name: string;
-  readonly actions: LazyList<ActionModuleUsage>;
+  readonly actions: LazyList<ActionUsageRecord>;
 }
 
 /** What a seed function may do: define records whose contents are made on first use. */
 export interface SeedTarget {
   /** Defines an organization whose invitations `invitations()` makes when they are first read (trusted: not checked). */
-  defineOrganization(id: string, name: string, invitations: () => OrganizationInvitation[]): void;
+  defineOrganization(id: string, name: string, invitations: () => InvitationRecord[]): void;
   /** Defines a module whose usages `actions()` makes when they are first read (trusted: not checked). */
-  defineModule(id: string, name: string, actions: () => ActionModuleUsage[]): void;
+  defineModule(id: string, name: string, actions: () => ActionUsageRecord[]): void;
   /** The enabled phone factor types. */
-  phoneMessageTypes: readonly PhoneMessageType[];
+  phoneMessageTypes: readonly PhoneMessageTypeRecord[];
 }
 
 /** Fills a fresh store; see `defaultSeed`. */
@@ -127,7 +121,7 @@ export type Seeder = (target: SeedTarget) => void;
 export class TenantStore implements EmulatorData, SeedTarget {
   readonly #organizations = new Map<string, OrganizationEntry>();
   readonly #modules = new Map<string, ModuleEntry>();
-  #phoneMessageTypes: PhoneMessageType[] = [];
+  #phoneMessageTypes: PhoneMessageTypeRecord[] = [];
   readonly #seeder: Seeder | undefined;
   readonly #now: () => number;
   #random: Random = createRandom('emulator-data');
@@ -192,14 +186,14 @@ export class TenantStore implements EmulatorData, SeedTarget {
     this.reset();
   }
 
-  get phoneMessageTypes(): readonly PhoneMessageType[] {
+  get phoneMessageTypes(): readonly PhoneMessageTypeRecord[] {
     return [...this.#phoneMessageTypes];
   }
 
-  set phoneMessageTypes(types: readonly PhoneMessageType[]) {
+  set phoneMessageTypes(types: readonly PhoneMessageTypeRecord[]) {
     if (!Array.isArray(types)) throw new TypeError('phoneMessageTypes must be an array');
     for (const type of types) {
-      if (!PhoneMessageTypeSchema.safeParse(type).success)
+      if (!PhoneMessageTypeRecord.safeParse(type).success)
         throw new TypeError(`phone message types are "sms" and "voice", not ${JSON.stringify(type)}`);
     }
     if (new Set(types).size !== types.length) throw new TypeError('phoneMessageTypes must not repeat a type');
@@ -214,21 +208,21 @@ export class TenantStore implements EmulatorData, SeedTarget {
     this.#seeder?.(this);
   }
 
-  defineOrganization(id: string, name: string, invitations: () => OrganizationInvitation[]): void {
+  defineOrganization(id: string, name: string, invitations: () => InvitationRecord[]): void {
     this.#organizations.set(id, { name, invitations: new LazyList(invitations) });
   }
 
-  defineModule(id: string, name: string, actions: () => ActionModuleUsage[]): void {
+  defineModule(id: string, name: string, actions: () => ActionUsageRecord[]): void {
     this.#modules.set(id, { name, actions: new LazyList(actions) });
   }
 
   /** The invitations of an organization as stored (not copied), or `undefined` when it does not exist. */
-  invitationsOf(organizationId: string): readonly OrganizationInvitation[] | undefined {
+  invitationsOf(organizationId: string): readonly InvitationRecord[] | undefined {
     return this.#organizations.get(organizationId)?.invitations.items;
   }
 
   /** The usages of a module as stored (not copied), or `undefined` when it does not exist. */
-  actionsOf(moduleId: string): readonly ActionModuleUsage[] | undefined {
+  actionsOf(moduleId: string): readonly ActionUsageRecord[] | undefined {
     return this.#modules.get(moduleId)?.actions.items;
   }
 
@@ -244,14 +238,14 @@ export class TenantStore implements EmulatorData, SeedTarget {
     return module;
   }
 
-  #completeInvitation(organizationId: string, organizationName: string, input: OrganizationInvitation): OrganizationInvitation {
+  #completeInvitation(organizationId: string, organizationName: string, input: InvitationRecord): InvitationRecord {
     if (input.organization_id !== undefined && input.organization_id !== organizationId) {
       throw new TypeError(`invitation.organization_id "${input.organization_id}" is not "${organizationId}"`);
     }
     const random = this.#random;
     const ticketId = input.ticket_id ?? random.chars(32);
     const createdAt = input.created_at ?? new Date(this.#now()).toISOString();
-    const filled: OrganizationInvitation = {
+    const filled: InvitationRecord = {
       id: `uinv_${random.chars(16)}`,
       organization_id: organizationId,
       inviter: { name: 'Emulator Admin' },
@@ -263,7 +257,7 @@ export class TenantStore implements EmulatorData, SeedTarget {
       ...input,
     };
     // The schema answers with the fields in the spec's order, whatever order the caller used.
-    const result = OrganizationInvitationSchema.safeParse(filled);
+    const result = InvitationRecord.safeParse(filled);
     if (!result.success) throw new TypeError(`invalid invitation: ${describeIssues(result.error.issues)}`);
     return result.data;
   }
@@ -281,12 +275,12 @@ export function invitationUrl(
 }
 
 function checkOrganizationId(id: string): void {
-  const result = OrganizationIdSchema.safeParse(id);
+  const result = OrganizationId.safeParse(id);
   if (!result.success) throw new TypeError(`invalid organization id: ${describeIssues(result.error.issues)}`);
 }
 
-function checkActionUsage(usage: ActionModuleUsage): ActionModuleUsage {
-  const result = ActionModuleUsageSchema.safeParse(usage);
+function checkActionUsage(usage: ActionUsageRecord): ActionUsageRecord {
+  const result = ActionUsageRecord.safeParse(usage);
   if (!result.success) throw new TypeError(`invalid action usage: ${describeIssues(result.error.issues)}`);
   return result.data;
 }

@@ -80,6 +80,7 @@ describe('toJSON', () => {
     expect(JSON.parse(JSON.stringify(createApiError(details(429))))).toEqual({
       name: 'RateLimitError',
       message: 'Requesting page exceeds the allowed maximum of 1000 records',
+      code: 'rate_limited',
       status: 429,
       error: 'Bad Request',
       errorCode: 'invalid_paging',
@@ -105,6 +106,7 @@ describe('toJSON', () => {
     expect(new NetworkError('GET /x failed: fetch failed', { cause }).toJSON()).toEqual({
       name: 'NetworkError',
       message: 'GET /x failed: fetch failed',
+      code: 'network',
       cause: { name: 'TypeError', message: 'fetch failed' },
     });
   });
@@ -195,5 +197,52 @@ describe('util.inspect', () => {
     const output = inspect(new TokenRequestError(authApiError()), { depth: 10 });
     expect(output).toContain('TokenRequestError');
     expect(output).toContain('"errorDescription": "Unauthorized"');
+  });
+});
+
+describe('error codes and IdPlatformError.is', () => {
+  const cases: [IdPlatformError, string, string][] = [
+    [new ConfigurationError('x'), 'configuration_invalid', 'ConfigurationError'],
+    [new RequestValidationError([]), 'request_invalid', 'RequestValidationError'],
+    [new ResponseValidationError([], null), 'response_invalid', 'ResponseValidationError'],
+    [createApiError(details(400)), 'bad_request', 'BadRequestError'],
+    [createApiError(details(401)), 'unauthorized', 'UnauthorizedError'],
+    [createApiError(details(403)), 'forbidden', 'ForbiddenError'],
+    [createApiError(details(404)), 'not_found', 'NotFoundError'],
+    [createApiError(details(429)), 'rate_limited', 'RateLimitError'],
+    [createApiError(details(503)), 'server_error', 'ServerError'],
+    [createApiError(details(418)), 'api_error', 'ApiError'],
+    [new InsufficientScopeError('read:x', []), 'insufficient_scope', 'InsufficientScopeError'],
+    [new PagingLimitError(1000), 'paging_limit', 'PagingLimitError'],
+    [new TimeoutError('t'), 'timeout', 'TimeoutError'],
+    [new NetworkError('n'), 'network', 'NetworkError'],
+    [new TokenRequestError(new Error('down')), 'token_request_failed', 'TokenRequestError'],
+  ];
+  it.each(cases)('%s has a stable code and its name', (error, code, name) => {
+    expect(error.code).toBe(code);
+    expect(error.name).toBe(name);
+    expect(error.toJSON()).toMatchObject({ code, name });
+  });
+
+  it('recognises errors by class chain, without instanceof', () => {
+    const error = createApiError(details(429));
+    expect(IdPlatformError.is(error)).toBe(true);
+    expect(ApiError.is(error)).toBe(true);
+    expect(RateLimitError.is(error)).toBe(true);
+    expect(NotFoundError.is(error)).toBe(false);
+    expect(AuthApiError.is(error)).toBe(false);
+    expect(IdPlatformError.is(new Error('plain'))).toBe(false);
+    expect(IdPlatformError.is({ code: 'rate_limited', name: 'RateLimitError' })).toBe(false);
+    expect(IdPlatformError.is(null)).toBe(false);
+  });
+
+  it('recognises an error of another realm (a vm context), where instanceof fails', async () => {
+    const { runInNewContext } = await import('node:vm');
+    const foreign: unknown = runInNewContext(
+      `const error = new Error('from elsewhere'); Object.defineProperty(error, Symbol.for('idplatform.error'), { value: ['rate_limited', 'api_error', 'http_error', 'idplatform_error'] }); error`,
+    );
+    expect(foreign instanceof RateLimitError).toBe(false);
+    expect(RateLimitError.is(foreign)).toBe(true);
+    expect(ServerError.is(foreign)).toBe(false);
   });
 });

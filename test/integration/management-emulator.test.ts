@@ -1,6 +1,6 @@
 /**
  * The real `ManagementClient` against the tenant emulator (`idplatform/testing`),
- * twice: once through msw (`setupServer(...emulator.handlers)`, the client aimed at
+ * twice: once through msw (`setupServer(...createMswHandlers(emulator))`, the client aimed at
  * the emulator's `domain`) and once through `emulator.listen()` (a real socket on
  * 127.0.0.1, the client aimed at `baseUrl`). Every method, both encodings of the PUT,
  * the iterators' exact request counts (read from `emulator.requests`), scripted
@@ -37,6 +37,7 @@ import {
   SEED_IDS,
   type TenantEmulator,
 } from '../../src/testing/index.js';
+import { createMswHandlers } from '../../src/testing/msw/index.js';
 import { createFakeClock, type FakeClock } from '../helpers/clock.js';
 
 /** 2030-01-01T00:00:00.400Z: deliberately not on a whole second, so `X-RateLimit-Reset` (whole seconds) differs from `Retry-After`. */
@@ -62,7 +63,7 @@ const modes: Mode[] = [
   {
     name: 'msw handlers',
     connect: async (emulator) => {
-      const server = setupServer(...emulator.handlers);
+      const server = setupServer(...createMswHandlers(emulator));
       server.listen({ onUnhandledRequest: 'error' });
       return {
         target: { domain: new URL(emulator.origin).host },

@@ -1,6 +1,6 @@
-import { DEFAULT_MODULE_ACTIONS_PER_PAGE } from '../../management/actions/modules.js';
 import { QueryReader } from '../query.js';
 import { json, managementError } from '../responses.js';
+import { MODULE_ACTIONS_PER_PAGE } from '../spec.js';
 import type { Operation } from './operation.js';
 
 // The spec (4.2) shows neither the default nor the bounds of `per_page`, nor a paging
@@ -20,7 +20,11 @@ export const listModuleActions: Operation = {
   handle: ({ url, params, store }) => {
     const query = new QueryReader(url.searchParams, ['page', 'per_page']);
     const page = query.integer('page', { min: 0 }, 0);
-    const perPage = query.integer('per_page', { min: 1, max: 100 }, DEFAULT_MODULE_ACTIONS_PER_PAGE);
+    const perPage = query.integer(
+      'per_page',
+      { min: MODULE_ACTIONS_PER_PAGE.min, max: MODULE_ACTIONS_PER_PAGE.max },
+      MODULE_ACTIONS_PER_PAGE.default,
+    );
     if (query.issues.length > 0) return managementError(400, query.message, 'invalid_query_string');
     const actions = store.actionsOf(params.id ?? '');
     if (actions === undefined) return managementError(404, 'No module found by that id', 'inexistent_module');

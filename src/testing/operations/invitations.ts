@@ -1,18 +1,19 @@
-import { isWithinPagingWindow, PAGING_WINDOW_MESSAGE } from '../../core/paging.js';
-import {
-  DEFAULT_INVITATIONS_PER_PAGE,
-  ORGANIZATION_INVITATION_FIELDS,
-  type OrganizationInvitation,
-} from '../../management/organizations/invitations.js';
 import { QueryReader } from '../query.js';
 import { json, managementError } from '../responses.js';
+import {
+  DEFAULT_INVITATION_SORT,
+  INVITATION_FIELDS,
+  type InvitationRecord,
+  MAX_ORGANIZATION_ID_LENGTH,
+  PAGING_WINDOW_MESSAGE,
+  PER_PAGE,
+  withinPagingWindow,
+} from '../spec.js';
 import type { Operation } from './operation.js';
 
 const PARAMETERS = ['page', 'per_page', 'include_totals', 'fields', 'include_fields', 'sort'] as const;
-const KNOWN_FIELDS = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
-const DEFAULT_SORT: Sort = { path: ['created_at'], order: -1 };
-/** Longest organization id (spec 4.1, 8). */
-const MAX_ORGANIZATION_ID_LENGTH = 50;
+const KNOWN_FIELDS = new Set<string>(INVITATION_FIELDS);
+const DEFAULT_SORT: Sort = { path: [DEFAULT_INVITATION_SORT.field], order: DEFAULT_INVITATION_SORT.order };
 
 interface Sort {
   readonly path: readonly string[];
@@ -50,13 +51,13 @@ export const listInvitations: Operation = {
     }
     const query = new QueryReader(url.searchParams, PARAMETERS);
     const page = query.integer('page', { min: 0 }, 0);
-    const perPage = query.integer('per_page', { min: 1, max: 100 }, DEFAULT_INVITATIONS_PER_PAGE);
+    const perPage = query.integer('per_page', { min: PER_PAGE.min, max: PER_PAGE.max }, PER_PAGE.default);
     const includeTotals = query.boolean('include_totals', false);
     const includeFields = query.boolean('include_fields', true);
     const fields = readFields(query);
     const sort = readSort(query);
     if (query.issues.length > 0) return managementError(400, query.message, 'invalid_query_string');
-    if (!isWithinPagingWindow(page, perPage)) return managementError(400, PAGING_WINDOW_MESSAGE, 'invalid_paging');
+    if (!withinPagingWindow(page, perPage)) return managementError(400, PAGING_WINDOW_MESSAGE, 'invalid_paging');
 
     const invitations = store.invitationsOf(id);
     if (invitations === undefined) return managementError(404, 'No organization found by that id', 'inexistent_organization');
@@ -76,7 +77,7 @@ function readFields(query: QueryReader): ReadonlySet<string> | undefined {
   const unknown = names.filter((name) => !KNOWN_FIELDS.has(name));
   if (unknown.length > 0) {
     query.issues.push(
-      `fields must list invitation fields (${ORGANIZATION_INVITATION_FIELDS.join(', ')}); unknown: ${unknown.map((name) => `"${name}"`).join(', ')}`,
+      `fields must list invitation fields (${INVITATION_FIELDS.join(', ')}); unknown: ${unknown.map((name) => `"${name}"`).join(', ')}`,
     );
     return undefined;
   }
@@ -100,7 +101,7 @@ function readSort(query: QueryReader): Sort {
 }
 
 /** The invitations in `sort` order; ties broken by `id` in the same direction. Values that are absent sort last when ascending. */
-function sorted(invitations: readonly OrganizationInvitation[], sort: Sort): OrganizationInvitation[] {
+function sorted(invitations: readonly InvitationRecord[], sort: Sort): InvitationRecord[] {
   const keyed = invitations.map((invitation) => ({ invitation, key: valueAt(invitation, sort.path) }));
   keyed.sort((a, b) => sort.order * (compare(a.key, b.key) || compare(a.invitation.id, b.invitation.id)));
   return keyed.map(({ invitation }) => invitation);
@@ -119,11 +120,7 @@ function compare(a: unknown, b: unknown): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function project(
-  invitation: OrganizationInvitation,
-  fields: ReadonlySet<string> | undefined,
-  include: boolean,
-): Partial<OrganizationInvitation> {
+function project(invitation: InvitationRecord, fields: ReadonlySet<string> | undefined, include: boolean): Partial<InvitationRecord> {
   if (fields === undefined) return invitation;
   return Object.fromEntries(Object.entries(invitation).filter(([name]) => fields.has(name) === include));
 }

@@ -1,4 +1,3 @@
-import type { Scope } from '../../management/scopes.js';
 import type { TenantStore } from '../store.js';
 
 /** What an operation sees of a request: the request, its URL, the decoded path parameters and the data. */
@@ -16,6 +15,6 @@ export interface Operation {
   /** The path below `/api/v2`, with `{name}` for parameters, e.g. `/organizations/{id}/invitations`. */
   readonly path: string;
   /** The scope the token must hold. */
-  readonly scope: Scope;
+  readonly scope: string;
   handle(context: OperationContext): Response | Promise<Response>;
 }

@@ -1,7 +1,7 @@
-import type { PhoneMessageType } from '../../management/guardian/phone.js';
 import { QueryReader } from '../query.js';
 import { isBodyProblem, readRequestBody } from '../request-body.js';
 import { json, managementError } from '../responses.js';
+import type { PhoneMessageTypeRecord } from '../spec.js';
 import type { Operation } from './operation.js';
 
 const PATH = '/guardian/factors/phone/message-types';
@@ -71,8 +71,8 @@ function fromForm(form: URLSearchParams): string[] | string {
 }
 
 /** The list as phone message types, or why it is not one. */
-function checkTypes(values: readonly unknown[]): PhoneMessageType[] | string {
-  const types: PhoneMessageType[] = [];
+function checkTypes(values: readonly unknown[]): PhoneMessageTypeRecord[] | string {
+  const types: PhoneMessageTypeRecord[] = [];
   for (const [index, value] of values.entries()) {
     if (!isPhoneMessageType(value)) return `message_types[${index}] must be one of ${TYPES.join(', ')} (got ${JSON.stringify(value)})`;
     if (types.includes(value)) return `message_types must not repeat a type ("${value}")`;
@@ -81,7 +81,7 @@ function checkTypes(values: readonly unknown[]): PhoneMessageType[] | string {
   return types;
 }
 
-function isPhoneMessageType(value: unknown): value is PhoneMessageType {
+function isPhoneMessageType(value: unknown): value is PhoneMessageTypeRecord {
   return typeof value === 'string' && TYPES.includes(value);
 }
 

@@ -1,0 +1,97 @@
+/**
+ * The platform's rules as the emulator reads them from the API spec, written here
+ * on their own (not imported from the SDK), so that a test against the emulator
+ * can catch the SDK misreading the spec.
+ */
+import * as z from 'zod/mini';
+
+// ── Limits and defaults (spec sections 4.1, 4.2 and 8) ───────────────────────
+
+/** Longest organization id (spec 4.1, 8). */
+export const MAX_ORGANIZATION_ID_LENGTH = 50;
+/** `per_page` bounds and default of the invitation list (spec 4.1, 8). */
+export const PER_PAGE = { min: 1, max: 100, default: 50 } as const;
+/**
+ * `per_page` of the module-actions list: the spec (4.2) shows neither default nor
+ * bounds; the emulator uses the platform's usual 1–100, default 50, and no paging window.
+ */
+export const MODULE_ACTIONS_PER_PAGE = PER_PAGE;
+/** How many invitation records offset paging reaches (spec 7.1, 8). */
+export const PAGING_WINDOW = 1000;
+/** The 400 message when a page reaches past the window. */
+export const PAGING_WINDOW_MESSAGE = `Requesting page exceeds the allowed maximum of ${PAGING_WINDOW} records`;
+/** Invitation order when `sort` is not given (spec 4.1). */
+export const DEFAULT_INVITATION_SORT = { field: 'created_at', order: -1 } as const;
+
+/** Whether page `page` of `perPage` records lies inside the window: `(page + 1) * perPage <= 1000`. */
+export function withinPagingWindow(page: number, perPage: number): boolean {
+  return (page + 1) * perPage <= PAGING_WINDOW;
+}
+
+// ── Client authentication (spec 5.2) ─────────────────────────────────────────
+
+/** The `client_assertion_type` of a JWT client assertion (RFC 7523). */
+export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/** The signature algorithms the emulator accepts for client assertions. */
+export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512'] as const;
+
+// ── Records (spec section 2) ─────────────────────────────────────────────────
+
+const isoDateTime = z.iso.datetime({ offset: true });
+const freeForm = z.record(z.string(), z.unknown());
+
+/** An organization invitation (spec 2.1–2.3): no field required, no unknown property ("additional properties: false"). */
+export const InvitationRecord = z.strictObject({
+  id: z.optional(z.string()),
+  organization_id: z.optional(z.string().check(z.maxLength(MAX_ORGANIZATION_ID_LENGTH))),
+  inviter: z.optional(z.object({ name: z.string().check(z.minLength(1), z.maxLength(300)) })),
+  invitee: z.optional(z.object({ email: z.email() })),
+  invitation_url: z.optional(z.url({ protocol: /^https$/ })),
+  created_at: z.optional(isoDateTime),
+  expires_at: z.optional(isoDateTime),
+  client_id: z.optional(z.string()),
+  connection_id: z.optional(z.string()),
+  app_metadata: z.optional(freeForm),
+  user_metadata: z.optional(freeForm),
+  roles: z.optional(z.array(z.string()).check(z.minLength(1))),
+  ticket_id: z.optional(z.string()),
+});
+
+/** The field names of an invitation: what `fields` may list and `sort` may name (spec 2.1, 4.1). */
+export const INVITATION_FIELDS: readonly string[] = Object.keys(InvitationRecord.def.shape);
+
+/** An organization id as a record: 1–50 characters (spec 4.1, 8). */
+export const OrganizationId = z.string().check(z.minLength(1), z.maxLength(MAX_ORGANIZATION_ID_LENGTH));
+
+/** A trigger of an action usage (spec 2.5.2); which fields are required is not shown, so none is. */
+export const TriggerRecord = z.looseObject({
+  id: z.optional(z.string()),
+  version: z.optional(z.string()),
+  status: z.optional(z.string()),
+  runtimes: z.optional(z.array(z.string())),
+  default_runtime: z.optional(z.string()),
+  compatible_triggers: z.optional(z.array(z.looseObject({ version: z.string() }))),
+});
+
+/** An action that uses a module (spec 2.5.1); which fields are required is not shown, so none is. */
+export const ActionUsageRecord = z.looseObject({
+  action_id: z.optional(z.string()),
+  action_name: z.optional(z.string()),
+  module_version_id: z.optional(z.string()),
+  module_version_number: z.optional(z.int()),
+  supported_triggers: z.optional(z.array(TriggerRecord)),
+});
+
+/** The phone MFA factor types (spec 2.6). */
+export const PHONE_MESSAGE_TYPES = ['sms', 'voice'] as const;
+/** One phone MFA factor type. */
+export const PhoneMessageTypeRecord = z.enum(PHONE_MESSAGE_TYPES);
+
+/** An invitation as the emulator stores it. */
+export type InvitationRecord = z.infer<typeof InvitationRecord>;
+/** A trigger of an action usage as the emulator stores it. */
+export type TriggerRecord = z.infer<typeof TriggerRecord>;
+/** An action usage as the emulator stores it. */
+export type ActionUsageRecord = z.infer<typeof ActionUsageRecord>;
+/** `sms` or `voice`. */
+export type PhoneMessageTypeRecord = z.infer<typeof PhoneMessageTypeRecord>;
