@@ -47,6 +47,8 @@ export class IdPlatformError extends Error {
   ): value is InstanceType<T> {
     if (typeof value !== 'object' || value === null) return false;
     const codes: unknown = (value as { [BRAND]?: unknown })[BRAND];
+    // `this` is the class `is` was called on (e.g. `RateLimitError`), so subclasses check their own code.
+    // biome-ignore lint/complexity/noThisInStatic: dispatch on the calling class is the point
     return Array.isArray(codes) && codes.includes(this.code);
   }
 

@@ -25,6 +25,7 @@ export interface HttpRequest {
  * One ky instance for a client: its own retries and HTTP-error throwing off (the
  * SDK's retry loop and error mapping own those), `Accept: application/json`,
  * and a `User-Agent` where the runtime lets scripts set one (not in browsers).
+ * Each call sets ky's `timeout`.
  */
 export function createHttpClient(options: {
   prefixUrl: string;
@@ -35,7 +36,6 @@ export function createHttpClient(options: {
     prefixUrl: options.prefixUrl,
     retry: 0,
     throwHttpErrors: false,
-    timeout: false,
     ...(options.fetch ? { fetch: options.fetch as typeof fetch } : {}),
     headers: { accept: 'application/json', ...userAgentHeader(), ...options.headers },
   });
@@ -49,54 +49,93 @@ export interface Exchange {
 
 /**
  * Sends one request and reads its body, whatever the status. `timeoutMs` covers
- * the whole exchange, body included; it rejects with `TimeoutError` when it runs
- * out, `NetworkError` when fetch fails, and the signal's reason when `signal`
+ * the whole exchange: ky's `timeout` until the response arrives, then what is
+ * left of it for reading the body. It rejects with `TimeoutError` when the time
+ * runs out, `NetworkError` when fetch fails, and the signal's reason when `signal`
  * aborts (even with a custom `fetch` that ignores signals). Errors never hold the
  * request (and so never its Authorization header).
  */
 export async function exchange(http: KyInstance, request: HttpRequest): Promise<Exchange> {
-  const { body, method, path, timeoutMs } = request;
+  const { body, method, path, timeoutMs, signal } = request;
   if (!isValidTimeout(timeoutMs)) {
     throw new RequestValidationError([
       { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
     ]);
   }
-  // One controller ends the exchange: the timer aborts it, and so does the caller's signal.
-  const controller = new AbortController();
-  const { signal } = controller;
-  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-  const caller = request.signal;
-  const forwardAbort = () => controller.abort(caller?.reason);
-  if (caller?.aborted) forwardAbort();
-  else caller?.addEventListener('abort', forwardAbort, { once: true });
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-  const work = (async () => {
-    const response = await http(path, {
+  if (signal?.aborted) throw signal.reason;
+  const started = Date.now();
+  const query = request.searchParams?.toString();
+  let response: Response;
+  try {
+    const sent = http(query ? `${path}?${query}` : path, {
       method,
-      ...(request.searchParams ? { searchParams: request.searchParams } : {}),
+      timeout: timeoutMs,
       ...(body && 'json' in body ? { json: body.json } : {}),
       ...(body && 'form' in body ? { body: body.form } : {}),
       ...(request.headers ? { headers: request.headers } : {}),
-      signal,
+      ...(signal ? { signal } : {}),
     });
-    return { response, body: await readBody(response) };
-  })();
-  work.catch(() => {}); // settled by the race below; a late failure after an abort is not news
-  aborted.catch(() => {});
-  try {
-    return await Promise.race([work, aborted]);
+    response = await (signal ? untilAborted(sent, signal) : sent);
   } catch (error) {
-    if (caller?.aborted) throw caller.reason;
-    if (signal.aborted) throw new TimeoutError(`${method} /${path} timed out after ${timeoutMs} ms`, { cause: signal.reason });
+    if (signal?.aborted) throw signal.reason;
+    if (isKyTimeout(error)) throw timedOut(method, path, timeoutMs);
     if (error instanceof TypeError) throw new NetworkError(`${method} /${path} failed: ${error.message}`, { cause: error });
+    throw error;
+  }
+  return { response, body: await readBodyWithin(response, timeoutMs - (Date.now() - started), { method, path, timeoutMs, signal }) };
+}
+
+/** Reads the body, giving up (and cancelling the stream) when `remainingMs` runs out or `signal` aborts. */
+async function readBodyWithin(
+  response: Response,
+  remainingMs: number,
+  request: { method: string; path: string; timeoutMs: number; signal: AbortSignal | undefined },
+): Promise<unknown> {
+  const { method, path, timeoutMs, signal } = request;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
+    const give = (reason: unknown) => {
+      response.body?.cancel().catch(() => {});
+      reject(reason);
+    };
+    timer = setTimeout(() => give(timedOut(method, path, timeoutMs)), Math.max(0, remainingMs));
+    if (signal) {
+      onAbort = () => give(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+  });
+  try {
+    return await Promise.race([readBody(response), stop]);
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof TypeError)
+      throw new NetworkError(`${method} /${path} failed while reading the response: ${error.message}`, { cause: error });
     throw error;
   } finally {
     clearTimeout(timer);
-    caller?.removeEventListener('abort', forwardAbort);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** Resolves like `promise`, but rejects with the signal's reason as soon as `signal` aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** ky's own `TimeoutError` (it holds the request, so it is never passed on). */
+function isKyTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError' && 'request' in error;
+}
+
+function timedOut(method: string, path: string, timeoutMs: number): TimeoutError {
+  return new TimeoutError(`${method} /${path} timed out after ${timeoutMs} ms`, {
+    cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'),
+  });
 }
 
 /** The body of a response: parsed JSON when it is JSON, else the text (`undefined` when empty). */

@@ -1,27 +1,58 @@
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
 import { redact } from './redaction.js';
 
-/** A zod (mini) schema that yields a `T`; only `safeParse` is used, so a union of schemas is a schema of the union. */
-export interface Schema<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: z.core.$ZodIssue[] } };
-}
+/**
+ * A zod (mini) schema that yields a `T`. Response schemas check and never
+ * transform (no defaults, no transforms), so a body that passes is returned as it
+ * was parsed, unknown members included.
+ */
+export type Schema<T> = z.ZodMiniType<T>;
 
 /** Checks `value` against a parameter schema; throws `RequestValidationError` (nothing is sent) when it fails. */
-export function validateParams<T>(schema: Schema<T>, value: unknown): T {
-  const result = schema.safeParse(value);
+export function validateParams<T>(schema: z.ZodMiniType<T, unknown>, value: unknown): T {
+  const result = fastSchema(schema).safeParse(value);
   if (!result.success) throw new RequestValidationError(toIssues(result.error.issues));
   return result.data;
 }
 
+/** Compiled forms of response schemas, made once per schema; `undefined` while the compiler loads. */
+const compiled = new WeakMap<object, z.ZodMiniType>();
+let compilerRequested = false;
+let compileSchema: (<T, Input>(schema: z.ZodMiniType<T, Input>) => z.ZodMiniType<T, Input>) | undefined;
+
+/** The schema to check bodies with: its compiled form once zod's compiler has loaded (lazily), the schema itself before. */
+function fastSchema<T, Input>(schema: z.ZodMiniType<T, Input>): z.ZodMiniType<T, Input> {
+  const known = compiled.get(schema) as z.ZodMiniType<T, Input> | undefined;
+  if (known) return known;
+  if (compileSchema === undefined) {
+    if (!compilerRequested) {
+      compilerRequested = true;
+      import('./compiled-schema.js').then(
+        (module) => {
+          compileSchema = module.compileSchema;
+        },
+        () => {}, // no compiler: the runtime parser answers the same
+      );
+    }
+    return schema;
+  }
+  const fast = compileSchema(schema);
+  compiled.set(schema, fast);
+  return fast;
+}
+
 /**
- * Checks a 2xx body against its schema; throws `ResponseValidationError` carrying
- * the body, scrubbed of `secrets`, when it fails.
+ * Checks a 2xx body against its schema and returns it as parsed (unknown members
+ * kept, nothing copied); throws `ResponseValidationError` carrying the body,
+ * scrubbed of `secrets`, when it fails. Every record is checked, with zod's
+ * compiled validator once it has loaded.
  */
 export function validateResponse<T>(schema: Schema<T>, body: unknown, secrets: readonly string[] = []): T {
+  if (z.validate(fastSchema(schema), body)) return body as T;
   const result = schema.safeParse(body);
-  if (!result.success) throw new ResponseValidationError(redact(toIssues(result.error.issues), secrets), redact(body, secrets));
-  return result.data;
+  if (result.success) return result.data;
+  throw new ResponseValidationError(redact(toIssues(result.error.issues), secrets), redact(body, secrets));
 }
 
 function toIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
