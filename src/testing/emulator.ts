@@ -20,6 +20,7 @@ import { defaultSeed } from './seed.js';
 import { type EmulatorData, TenantStore } from './store.js';
 import { handleTokenRequest, type TokenEndpointContext } from './token-endpoint.js';
 import { AccessTokens } from './tokens.js';
+import { handleUserInfo } from './user-info.js';
 
 /** The origin msw handlers answer for when no `origin` or `domain` is given. */
 export const DEFAULT_EMULATOR_ORIGIN = 'https://tenant.emulator.test';
@@ -167,6 +168,7 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
       return handleTokenRequest(request, requestOrigin, tokenEndpoint);
     }
     if (url.pathname === '/.well-known/jwks.json' && request.method === 'GET') return json(await tokens.jwks());
+    if (url.pathname === '/userinfo') return handleUserInfo(request, requestOrigin, tokens);
     if (api === 'authentication') {
       return authenticationError(404, 'not_found', `The emulator does not serve ${request.method} ${url.pathname}`);
     }
