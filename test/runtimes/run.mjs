@@ -50,7 +50,7 @@ const config = {
 /** The environment of a scenario process in `runtime` (see `ScenarioConfig` in scenario.mjs). */
 const scenarioEnv = (runtime) => ({ ...process.env, IDP_SCENARIO_CONFIG: JSON.stringify({ ...config, runtime }) });
 
-/** The runtimes, in the order they run. `run` answers `{ output, version }`. */
+/** The runtimes, in the order they run. `run` answers `{ output, version, exitCode? }` (`exitCode` for child processes). */
 const RUNTIMES = [
   { name: 'node-20-esm', run: () => nodeProcess(null, 'cli.mjs') },
   { name: 'node-20-cjs', run: () => nodeProcess(null, 'cli.cjs') },
@@ -93,14 +93,18 @@ try {
       outcome = { output: `${error instanceof Error ? error.message : String(error)}\n`, version: '?' };
     }
     const seconds = (performance.now() - started) / 1000;
+    const problems = [];
     const unseen = unseenRequests();
-    if (unseen.length > 0) outcome.output += `the emulator did not answer: ${unseen.join('; ')}\n`;
-    const summary = unseen.length > 0 ? null : SUMMARY.exec(outcome.output);
+    if (unseen.length > 0) problems.push(`the emulator did not answer: ${unseen.join('; ')}`);
+    if (outcome.exitCode !== undefined && outcome.exitCode !== 0) problems.push(`the process exited with ${outcome.exitCode}`);
+    if (problems.length > 0) outcome.output += `${problems.join('\n')}\n`;
+    const summary = SUMMARY.exec(outcome.output);
     const row = {
       runtime: runtime.name,
       version: outcome.version,
       passed: summary ? Number(summary[1]) : 0,
-      failed: summary ? Number(summary[2]) : 'did not finish',
+      // The runner's own findings count as failed checks.
+      failed: summary ? Number(summary[2]) + problems.length : 'did not finish',
       time: `${seconds.toFixed(1)} s`,
     };
     rows.push(row);
@@ -115,14 +119,15 @@ try {
 console.log(`\n${table(rows)}`);
 const failing = rows.filter((row) => row.failed !== 0 || row.passed === 0);
 console.log(`runtimes: ${rows.length - failing.length} passed, ${failing.length} failed`);
-process.exitCode = failing.length > 0 ? 1 : 0;
+// Exit now, even if a runtime that timed out left something running.
+process.exit(failing.length > 0 ? 1 : 0);
 
 /** Node of the given major version from the npm `node` package (`npx -p node@22`), or this Node for `null`. */
 async function nodeProcess(major, entry) {
   const node = major === null ? process.execPath : await nodeBinary(major);
   const version = /v\d+\.\d+\.\d+/.exec((await spawnCollect([node, '--version'], process.env)).output)?.[0] ?? '?';
-  const { output } = await spawnCollect([node, join(entries, entry)], scenarioEnv('node'));
-  return { output, version };
+  const { output, code } = await spawnCollect([node, join(entries, entry)], scenarioEnv('node'));
+  return { output, version, exitCode: code };
 }
 
 /** The path of the `node` binary of `node@{major}` from the npm registry, installed once into npx's cache. */
@@ -145,8 +150,8 @@ function nodeBinary(major) {
 async function binProcess(bin, scenarioArgs, versionArgs) {
   const binary = join(root, 'node_modules', '.bin', bin);
   const version = (await spawnCollect([binary, ...versionArgs], process.env)).output.match(/\d+\.\d+\.\d+\S*/)?.[0] ?? '?';
-  const { output } = await spawnCollect([binary, ...scenarioArgs], scenarioEnv(bin));
-  return { output, version };
+  const { output, code } = await spawnCollect([binary, ...scenarioArgs], scenarioEnv(bin));
+  return { output, version, exitCode: code };
 }
 
 /** The Worker entry bundled by esbuild the way wrangler bundles, run in workerd through miniflare. */
@@ -231,6 +236,7 @@ async function runChromium() {
       },
       { ...config, runtime: 'browser' },
     );
+    page.setDefaultTimeout(SCENARIO_TIMEOUT_MS);
     await page.goto(`${config.url}/__runtimes__/index.html`);
     await page.waitForFunction(() => globalThis.scenarioResult !== undefined);
     await page.evaluate(() => globalThis.scenarioResult);
@@ -257,10 +263,10 @@ function unseenRequests() {
   return expected.filter((request) => !seen(...request)).map((request) => request.join(' '));
 }
 
-/** Runs a command, collecting stdout and stderr together; resolves when it exits. */
+/** Runs a command, collecting stdout and stderr together; resolves when it exits (killed after the scenario timeout). */
 function spawnCollect([command, ...commandArgs], env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: SCENARIO_TIMEOUT_MS });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
