@@ -29,7 +29,7 @@ const { values: args } = parseArgs({ options: { only: { type: 'string' }, verbos
 await buildIfStale();
 // Imported after the build: the runner, too, uses the package as published.
 const { createTenantEmulator, SEED_IDS } = await import('idplatform/testing');
-const { exportPKCS8, exportSPKI, generateKeyPair } = await import('jose');
+const { exportJWK, exportPKCS8, exportSPKI, generateKeyPair } = await import('jose');
 
 const emulator = createTenantEmulator();
 const server = await emulator.listen();
@@ -41,11 +41,21 @@ emulator.registerClient({
   scopes: ['read:guardian_factors'],
   tokenEndpointAuthMethod: 'private_key_jwt',
 });
+const ecKeys = await generateKeyPair('ES256', { extractable: true });
+const ecKeyClientId = 'runtimes-ec-key-client';
+emulator.registerClient({
+  clientId: ecKeyClientId,
+  publicKey: await exportSPKI(ecKeys.publicKey),
+  scopes: ['read:guardian_factors'],
+  tokenEndpointAuthMethod: 'private_key_jwt',
+});
 const config = {
   url: server.url,
   ...emulator.credentials,
   keyClientId,
   privateKeyPem: await exportPKCS8(privateKey),
+  ecKeyClientId,
+  ecPrivateJwk: await exportJWK(ecKeys.privateKey),
 };
 /** The environment of a scenario process in `runtime` (see `ScenarioConfig` in scenario.mjs). */
 const scenarioEnv = (runtime) => ({ ...process.env, IDP_SCENARIO_CONFIG: JSON.stringify({ ...config, runtime }) });

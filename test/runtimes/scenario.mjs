@@ -19,6 +19,8 @@
  * @property {string} clientSecret Its secret (the emulator's fixed test secret).
  * @property {string} keyClientId A client registered for `private_key_jwt`.
  * @property {string} privateKeyPem Its PKCS#8 PEM private key (RS256), made by the runner for this run.
+ * @property {string} ecKeyClientId Another `private_key_jwt` client, for ES256.
+ * @property {Record<string, string>} ecPrivateJwk Its private key as a JWK (P-256).
  * @property {'node' | 'bun' | 'deno' | 'workerd' | 'browser'} runtime Where the scenario runs, which the `User-Agent` must name.
  */
 
@@ -201,6 +203,17 @@ export async function runScenario(sdk, config, print) {
 
   await check('management: client credentials with private_key_jwt (PKCS#8 PEM through WebCrypto)', async () => {
     const signed = new ManagementClient({ baseUrl, clientId: config.keyClientId, clientAssertionSigningKey: config.privateKeyPem });
+    const { message_types } = await signed.guardian.phone.getMessageTypes();
+    expect(Array.isArray(message_types), `got ${describe(message_types)}`);
+  });
+
+  await check('management: client credentials with private_key_jwt (ES256 private JWK through WebCrypto)', async () => {
+    const signed = new ManagementClient({
+      baseUrl,
+      clientId: config.ecKeyClientId,
+      clientAssertionSigningKey: config.ecPrivateJwk,
+      clientAssertionSigningAlg: 'ES256',
+    });
     const { message_types } = await signed.guardian.phone.getMessageTypes();
     expect(Array.isArray(message_types), `got ${describe(message_types)}`);
   });
