@@ -1,7 +1,6 @@
-import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthApiError, AuthenticationClient } from '../../src/auth/index.js';
-import { createTenantEmulator } from '../../src/testing/index.js';
+import { createTenantEmulator, type EmulatorServer } from '../../src/testing/index.js';
 
 describe('GET /userinfo', () => {
   const emulator = createTenantEmulator();
@@ -39,14 +38,17 @@ describe('GET /userinfo', () => {
     expect(response.headers.get('allow')).toBe('GET');
   });
 
-  describe('through AuthenticationClient (msw)', () => {
-    const server = setupServer(...emulator.handlers);
-    beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  describe('through AuthenticationClient, over the loopback server', () => {
+    let server: EmulatorServer;
+    let auth: AuthenticationClient;
+    beforeAll(async () => {
+      server = await emulator.listen();
+      auth = new AuthenticationClient({ baseUrl: server.url, ...emulator.credentials });
+    });
     afterAll(() => server.close());
-    const auth = new AuthenticationClient({ domain: emulator.domain, ...emulator.credentials });
 
     it('userInfo.get returns the subject of a client-credentials token', async () => {
-      const { access_token } = await auth.oauth.clientCredentialsGrant({ audience: `${emulator.origin}/api/v2/` });
+      const { access_token } = await auth.oauth.clientCredentialsGrant({ audience: `${server.url}/api/v2/` });
       await expect(auth.userInfo.get(access_token)).resolves.toEqual({ sub: `${emulator.credentials.clientId}@clients` });
     });
 
