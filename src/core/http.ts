@@ -1,9 +1,10 @@
 import ky, { type KyInstance } from 'ky';
 import { VERSION } from '../version.js';
 import { type HttpResponseErrorDetails, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
-import { isBrowser, isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
+import { isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
+import { runtimeName } from './runtime.js';
 
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -155,8 +156,8 @@ export function headersToRecord(headers: Headers): Record<string, string> {
 }
 
 function userAgentHeader(): Record<string, string> {
-  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
-  return node && !isBrowser() ? { 'user-agent': `idplatform/${VERSION} node/${node}` } : {};
+  const runtime = runtimeName();
+  return runtime ? { 'user-agent': `idplatform/${VERSION} ${runtime}` } : {};
 }
 
 /** A failed response read for an error: the common details, plus the body's text members. */

@@ -7,6 +7,7 @@ import { type ApiKind, authenticationError, json, managementError } from './resp
 import type { TenantStore } from './store.js';
 import { handleTokenRequest, type TokenEndpointContext } from './token-endpoint.js';
 import type { AccessTokens } from './tokens.js';
+import { handleUserInfo } from './user-info.js';
 
 /** The Management API operations the emulator serves. */
 export const OPERATIONS: readonly Operation[] = [listInvitations, listModuleActions, getPhoneMessageTypes, setPhoneMessageTypes];
@@ -68,7 +69,7 @@ export interface RouteContext {
 
 /**
  * Answers one request that passed the rate limit and the scripted faults: the token
- * endpoint, the JWKS, or a Management API operation after its bearer and scope
+ * endpoint, the JWKS, `/userinfo`, or a Management API operation after its bearer and scope
  * checks. Unknown Authentication API paths get 404 `not_found`; unknown Management
  * API paths 404 `Not Found`, a known path with another method 405 with `Allow`.
  */
@@ -77,6 +78,7 @@ export async function route({ request, url, api, tokenEndpoint, tokens, store }:
     return handleTokenRequest(request, url.origin, tokenEndpoint);
   }
   if (url.pathname === '/.well-known/jwks.json' && request.method === 'GET') return json(await tokens.jwks());
+  if (url.pathname === '/userinfo') return handleUserInfo(request, url.origin, tokens);
   if (api === 'authentication') {
     return authenticationError(404, 'not_found', `The emulator does not serve ${request.method} ${url.pathname}`);
   }

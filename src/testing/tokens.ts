@@ -13,7 +13,7 @@ export interface AccessTokenRequest {
 
 /** The outcome of checking a bearer token: its client and scopes, or why it was refused. */
 export type TokenCheck =
-  | { readonly ok: true; readonly clientId: string; readonly scopes: readonly string[] }
+  | { readonly ok: true; readonly clientId: string; readonly subject: string; readonly scopes: readonly string[] }
   | { readonly ok: false; readonly message: string };
 
 interface SigningKey {
@@ -75,7 +75,7 @@ export class AccessTokens {
       });
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
       const clientId = typeof payload.azp === 'string' ? payload.azp : (payload.sub ?? '').replace(/@clients$/, '');
-      return { ok: true, clientId, scopes };
+      return { ok: true, clientId, subject: payload.sub ?? '', scopes };
     } catch (error) {
       return { ok: false, message: refusal(error) };
     }

@@ -158,7 +158,7 @@ describe('Routes', () => {
   });
 
   it('answers 404 to unknown Authentication API routes, in its error shape', async () => {
-    expect(await read(await emulator.handle(new Request(`${emulator.origin}/userinfo`)))).toMatchObject({
+    expect(await read(await emulator.handle(new Request(`${emulator.origin}/dbconnections/signup`)))).toMatchObject({
       status: 404,
       body: { error: 'not_found' },
     });

@@ -1,0 +1,26 @@
+import { authenticationError, json } from './responses.js';
+import type { AccessTokens } from './tokens.js';
+
+/**
+ * `GET /userinfo` (spec 5.2, "OAuth2 access token"): answers `{ sub }` for a bearer
+ * access token the emulator issued to this origin (signed by it, unexpired, `iss`
+ * `{origin}/`). The emulator issues client-credentials tokens only, so `sub` is
+ * `{clientId}@clients` and there are no profile claims. Anything else is 401
+ * `invalid_token` with `WWW-Authenticate: Bearer`; methods other than GET are 405.
+ */
+export async function handleUserInfo(request: Request, origin: string, tokens: AccessTokens): Promise<Response> {
+  if (request.method !== 'GET') {
+    return authenticationError(405, 'invalid_request', 'The userinfo endpoint accepts GET requests only', { allow: 'GET' });
+  }
+  const match = /^bearer +([^\s]+)$/i.exec(request.headers.get('authorization')?.trim() ?? '');
+  if (match?.[1] === undefined) return unauthorized('Missing or malformed bearer token');
+  const check = await tokens.verify(match[1], { issuer: `${origin}/`, audience: `${origin}/api/v2/` });
+  if (!check.ok) return unauthorized(check.message);
+  return json({ sub: check.subject }, 200, { 'cache-control': 'no-store' });
+}
+
+function unauthorized(message: string): Response {
+  return authenticationError(401, 'invalid_token', message, {
+    'www-authenticate': `Bearer error="invalid_token", error_description="${message}"`,
+  });
+}

@@ -1,0 +1,330 @@
+/**
+ * `npm run test:runtimes`: runs the conformance scenario (`scenario.mjs`) against
+ * the BUILT package in every runtime users deploy to — Node 20/22/24 (ESM and CJS),
+ * Bun, Deno, a Worker in workerd (miniflare) and headless Chromium — one after the
+ * other, against one tenant emulator served by `listen()` from this Node process.
+ * Prints one table (runtime, version, passed, failed, time) and exits 1 when any
+ * runtime fails a check or does not finish.
+ *
+ *   node test/runtimes/run.mjs [--only node-20-esm,bun,...] [--verbose]
+ *
+ * Builds `dist/` first when it is missing or older than `src/`.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const entries = join(here, 'entries');
+const SCENARIO_TIMEOUT_MS = 180_000;
+const SUMMARY = /^(\d+) passed, (\d+) failed$/m;
+/** node@{major} binaries from npx, by major version (see `nodeBinary`). */
+const nodeBinaries = new Map();
+
+const { values: args } = parseArgs({ options: { only: { type: 'string' }, verbose: { type: 'boolean', default: false } } });
+
+await buildIfStale();
+// Imported after the build: the runner, too, uses the package as published.
+const { createTenantEmulator, SEED_IDS } = await import('idplatform/testing');
+const { exportJWK, exportPKCS8, exportSPKI, generateKeyPair } = await import('jose');
+
+const emulator = createTenantEmulator();
+const server = await emulator.listen();
+const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+const keyClientId = 'runtimes-key-client';
+emulator.registerClient({
+  clientId: keyClientId,
+  publicKey: await exportSPKI(publicKey),
+  scopes: ['read:guardian_factors'],
+  tokenEndpointAuthMethod: 'private_key_jwt',
+});
+const ecKeys = await generateKeyPair('ES256', { extractable: true });
+const ecKeyClientId = 'runtimes-ec-key-client';
+emulator.registerClient({
+  clientId: ecKeyClientId,
+  publicKey: await exportSPKI(ecKeys.publicKey),
+  scopes: ['read:guardian_factors'],
+  tokenEndpointAuthMethod: 'private_key_jwt',
+});
+const config = {
+  url: server.url,
+  ...emulator.credentials,
+  keyClientId,
+  privateKeyPem: await exportPKCS8(privateKey),
+  ecKeyClientId,
+  ecPrivateJwk: await exportJWK(ecKeys.privateKey),
+};
+/** The environment of a scenario process in `runtime` (see `ScenarioConfig` in scenario.mjs). */
+const scenarioEnv = (runtime) => ({ ...process.env, IDP_SCENARIO_CONFIG: JSON.stringify({ ...config, runtime }) });
+
+/** The runtimes, in the order they run. `run` answers `{ output, version, exitCode? }` (`exitCode` for child processes). */
+const RUNTIMES = [
+  { name: 'node-20-esm', run: () => nodeProcess(null, 'cli.mjs') },
+  { name: 'node-20-cjs', run: () => nodeProcess(null, 'cli.cjs') },
+  { name: 'node-22-esm', run: () => nodeProcess('22', 'cli.mjs') },
+  { name: 'node-22-cjs', run: () => nodeProcess('22', 'cli.cjs') },
+  { name: 'node-24-esm', run: () => nodeProcess('24', 'cli.mjs') },
+  { name: 'node-24-cjs', run: () => nodeProcess('24', 'cli.cjs') },
+  { name: 'bun', run: () => binProcess('bun', ['run', join(entries, 'cli.mjs')], ['--version']) },
+  {
+    name: 'deno',
+    run: () =>
+      binProcess(
+        'deno',
+        ['run', '--no-prompt', '--allow-env=IDP_SCENARIO_CONFIG', '--allow-net=127.0.0.1', '--allow-read=.', join(entries, 'cli.mjs')],
+        ['--version'],
+      ),
+  },
+  { name: 'workerd', run: runWorker },
+  { name: 'chromium', run: runChromium },
+];
+
+const selected = args.only ? RUNTIMES.filter((runtime) => args.only.split(',').includes(runtime.name)) : RUNTIMES;
+if (selected.length === 0) throw new Error(`--only matched no runtime; known: ${RUNTIMES.map((runtime) => runtime.name).join(', ')}`);
+
+const rows = [];
+try {
+  for (const runtime of selected) {
+    emulator.reset();
+    // The scenario's 429 check: the first list of org_empty is rate-limited, reset 1 s ahead.
+    const rateLimitedPath = `/api/v2/organizations/${SEED_IDS.emptyOrganization}/invitations`;
+    emulator.faults.next(1, { status: 429, retryAfterSeconds: 1, method: 'GET', path: rateLimitedPath });
+    // The timeout and abort checks: two slow answers for the small module's actions.
+    const slowPath = `/api/v2/actions/modules/${SEED_IDS.smallModule}/actions`;
+    emulator.faults.next(2, { delayMs: 2_000, method: 'GET', path: slowPath });
+    const started = performance.now();
+    let outcome;
+    try {
+      outcome = await withTimeout(runtime.run(), SCENARIO_TIMEOUT_MS, runtime.name);
+    } catch (error) {
+      outcome = { output: `${error instanceof Error ? error.message : String(error)}\n`, version: '?' };
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const problems = [];
+    const unseen = unseenRequests();
+    if (unseen.length > 0) problems.push(`the emulator did not answer: ${unseen.join('; ')}`);
+    if (outcome.exitCode !== undefined && outcome.exitCode !== 0) problems.push(`the process exited with ${outcome.exitCode}`);
+    if (problems.length > 0) outcome.output += `${problems.join('\n')}\n`;
+    const summary = SUMMARY.exec(outcome.output);
+    const row = {
+      runtime: runtime.name,
+      version: outcome.version,
+      passed: summary ? Number(summary[1]) : 0,
+      // The runner's own findings count as failed checks.
+      failed: summary ? Number(summary[2]) + problems.length : 'did not finish',
+      time: `${seconds.toFixed(1)} s`,
+    };
+    rows.push(row);
+    const ok = row.failed === 0 && row.passed > 0;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${row.runtime} ${row.version}: ${summary ? summary[0] : 'no summary'} (${row.time})`);
+    if (!ok || args.verbose) console.log(indent(outcome.output));
+  }
+} finally {
+  await server.close();
+}
+
+console.log(`\n${table(rows)}`);
+const failing = rows.filter((row) => row.failed !== 0 || row.passed === 0);
+console.log(`runtimes: ${rows.length - failing.length} passed, ${failing.length} failed`);
+// Exit now, even if a runtime that timed out left something running.
+process.exit(failing.length > 0 ? 1 : 0);
+
+/** Node of the given major version from the npm `node` package (`npx -p node@22`), or this Node for `null`. */
+async function nodeProcess(major, entry) {
+  const node = major === null ? process.execPath : await nodeBinary(major);
+  const version = /v\d+\.\d+\.\d+/.exec((await spawnCollect([node, '--version'], process.env)).output)?.[0] ?? '?';
+  const { output, code } = await spawnCollect([node, join(entries, entry)], scenarioEnv('node'));
+  return { output, version, exitCode: code };
+}
+
+/** The path of the `node` binary of `node@{major}` from the npm registry, installed once into npx's cache. */
+function nodeBinary(major) {
+  if (!nodeBinaries.has(major)) {
+    const command = ['npx', '--yes', '--package', `node@${major}`, '--', 'node', '-p', 'process.execPath'];
+    nodeBinaries.set(
+      major,
+      spawnCollect(command, process.env).then(({ output, code }) => {
+        const path = output.split('\n').find((line) => line.startsWith('/'));
+        if (code !== 0 || path === undefined) throw new Error(`npx could not provide node@${major}:\n${output}`);
+        return path.trim();
+      }),
+    );
+  }
+  return nodeBinaries.get(major);
+}
+
+/** A runtime installed as a devDependency (its binary in node_modules/.bin). */
+async function binProcess(bin, scenarioArgs, versionArgs) {
+  const binary = join(root, 'node_modules', '.bin', bin);
+  const version = (await spawnCollect([binary, ...versionArgs], process.env)).output.match(/\d+\.\d+\.\d+\S*/)?.[0] ?? '?';
+  const { output, code } = await spawnCollect([binary, ...scenarioArgs], scenarioEnv(bin));
+  return { output, version, exitCode: code };
+}
+
+/** The Worker entry bundled by esbuild the way wrangler bundles, run in workerd through miniflare. */
+async function runWorker() {
+  const { build } = await import('esbuild');
+  const { Miniflare } = await import('miniflare');
+  const bundle = await build({
+    entryPoints: [join(entries, 'worker.mjs')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    logLevel: 'silent',
+  });
+  const miniflare = new Miniflare({
+    modules: true,
+    script: bundle.outputFiles[0].text,
+    compatibilityDate: '2026-04-01',
+    bindings: { IDP_SCENARIO_CONFIG: JSON.stringify({ ...config, runtime: 'workerd' }) },
+  });
+  try {
+    const response = await miniflare.dispatchFetch('http://localhost/');
+    const { createRequire } = await import('node:module');
+    const version = createRequire(import.meta.url)('workerd/package.json').version;
+    return { output: await response.text(), version };
+  } finally {
+    await miniflare.dispose();
+  }
+}
+
+/**
+ * The browser entry bundled by esbuild, in headless Chromium (from the npm package
+ * `@sparticuz/chromium`, driven by playwright-core). The page is served at the
+ * emulator's own origin (playwright answers `/__runtimes__/*` itself), so the SDK's
+ * requests are same-origin: the emulator sends no CORS headers.
+ */
+async function runChromium() {
+  const { build } = await import('esbuild');
+  const { chromium } = await import('playwright-core');
+  const executablePath = await (await import('@sparticuz/chromium')).default.executablePath();
+  const bundle = await build({
+    entryPoints: [join(entries, 'browser.mjs')],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    logLevel: 'silent',
+  });
+  const browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    const lines = [];
+    page.on('console', (message) => lines.push(message.text()));
+    page.on('pageerror', (error) => lines.push(`page error: ${error.message}`));
+    await page.route(`${config.url}/__runtimes__/**`, (route) => {
+      const isScript = route.request().url().endsWith('.js');
+      return route.fulfill({
+        status: 200,
+        contentType: isScript ? 'text/javascript' : 'text/html',
+        body: isScript
+          ? bundle.outputFiles[0].text
+          : '<!doctype html><title>runtimes</title><script type="module" src="scenario.js"></script>',
+      });
+    });
+    await page.addInitScript(
+      (scenarioConfig) => {
+        globalThis.IDP_SCENARIO_CONFIG = scenarioConfig;
+      },
+      { ...config, runtime: 'browser' },
+    );
+    page.setDefaultTimeout(SCENARIO_TIMEOUT_MS);
+    await page.goto(`${config.url}/__runtimes__/index.html`);
+    await page.waitForFunction(() => globalThis.scenarioResult !== undefined);
+    await page.evaluate(() => globalThis.scenarioResult);
+    return { output: `${lines.join('\n')}\n`, version: browser.version() };
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * What the emulator's request log must hold after a run, so a runtime cannot pass
+ * without having talked to it over the socket: the scripted 429, the token grant
+ * and userinfo. Answers the ones missing.
+ */
+function unseenRequests() {
+  const seen = (method, path, status) =>
+    emulator.requests.some((request) => request.method === method && request.path.startsWith(path) && request.status === status);
+  const expected = [
+    ['GET', `/api/v2/organizations/${SEED_IDS.emptyOrganization}/invitations`, 429],
+    ['POST', '/oauth/token', 200],
+    ['PUT', '/api/v2/guardian/factors/phone/message-types', 200],
+    ['GET', '/userinfo', 200],
+  ];
+  return expected.filter((request) => !seen(...request)).map((request) => request.join(' '));
+}
+
+/** Runs a command, collecting stdout and stderr together; resolves when it exits (killed after the scenario timeout). */
+function spawnCollect([command, ...commandArgs], env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: SCENARIO_TIMEOUT_MS });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ output, code }));
+  });
+}
+
+function withTimeout(promise, ms, name) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name} did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** `npm run build` when dist/ is missing or older than the newest file in src/. */
+async function buildIfStale() {
+  const built = await stat(join(root, 'dist', 'index.js')).catch(() => undefined);
+  if (built !== undefined && (await newestMtime(join(root, 'src'))) <= built.mtimeMs) return;
+  console.log('dist/ is missing or older than src/: npm run build');
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+}
+
+async function newestMtime(directory) {
+  let newest = 0;
+  for (const entry of await readdir(directory, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, (await stat(join(entry.parentPath ?? entry.path, entry.name))).mtimeMs);
+  }
+  return newest;
+}
+
+function table(rows) {
+  const columns = ['runtime', 'version', 'passed', 'failed', 'time'];
+  const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column])))];
+  const widths = columns.map((_, index) => Math.max(...cells.map((cell) => cell[index].length)));
+  const line = (cell) => `| ${cell.map((text, index) => text.padEnd(widths[index])).join(' | ')} |`;
+  return [line(cells[0]), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...cells.slice(1).map(line)].join('\n');
+}
+
+function indent(text) {
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}
