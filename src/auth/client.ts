@@ -1,9 +1,11 @@
-import { Database } from './database.js';
-import { OAuth } from './oauth.js';
-import { type AuthenticationClientOptions, type AuthSettings, resolveAuthOptions } from './options.js';
-import { Passwordless } from './passwordless.js';
+import type { Database } from './database.js';
+import { deferred } from './deferred.js';
+import type { AuthNamespaces } from './namespaces.js';
+import type { OAuth } from './oauth.js';
+import { type AuthClientSettings, type AuthenticationClientOptions, resolveAuthOptions } from './options.js';
+import type { Passwordless } from './passwordless.js';
 import { type AuthorizeUrlParams, buildAuthorizeUrl, buildLogoutUrl, buildSamlUrl, buildWsfedUrl, type LogoutUrlParams } from './urls.js';
-import { UserInfoApi } from './user-info.js';
+import type { UserInfoApi } from './user-info.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
@@ -29,14 +31,25 @@ export class AuthenticationClient {
   readonly database: Database;
   /** The OIDC userinfo endpoint. */
   readonly userInfo: UserInfoApi;
-  readonly #settings: AuthSettings;
+  readonly #settings: AuthClientSettings;
+  #namespaces: Promise<AuthNamespaces> | undefined;
 
   constructor(options: AuthenticationClientOptions) {
-    this.#settings = resolveAuthOptions(options);
-    this.oauth = new OAuth(this.#settings);
-    this.passwordless = new Passwordless(this.#settings);
-    this.database = new Database(this.#settings);
-    this.userInfo = new UserInfoApi(this.#settings);
+    const settings = resolveAuthOptions(options);
+    this.#settings = settings;
+    // The HTTP side (ky, retries, the token endpoint) is loaded on the first API call,
+    // so a login page that only builds the authorize URL does not load it.
+    const load = () => {
+      this.#namespaces ??= import('./namespaces.js').then(({ createAuthNamespaces }) => createAuthNamespaces(settings));
+      return this.#namespaces;
+    };
+    this.oauth = deferred(
+      async () => (await load()).oauth,
+      ['clientCredentialsGrant', 'authorizationCodeGrant', 'refreshTokenGrant', 'passwordGrant', 'revokeRefreshToken'],
+    );
+    this.passwordless = deferred(async () => (await load()).passwordless, ['start', 'login']);
+    this.database = deferred(async () => (await load()).database, ['signUp', 'changePassword']);
+    this.userInfo = deferred(async () => (await load()).userInfo, ['get']);
   }
 
   /** `/authorize` URL for the code flow (default) or the implicit flow; pure, no I/O. See {@link AuthorizeUrlParams}. */

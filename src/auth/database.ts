@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { callAuthApi } from '../core/auth-request.js';
 import type { RequestOptions } from '../core/options.js';
 import { validateParams } from '../core/validation.js';
-import type { AuthSettings } from './options.js';
+import type { AuthSettings } from './settings.js';
 
 /** Parameters of `database.signUp`. Profile fields are optional; `user_metadata` values are strings. */
 export const SignUpSchema = z.strictObject({

@@ -30,4 +30,5 @@ export type {
 export type { Passwordless, PasswordlessLoginParams, PasswordlessStartParams, PasswordlessStartResponse } from './passwordless.js';
 export { createPkcePair, type PkcePair } from './pkce.js';
 export type { AuthorizeUrlParams, LogoutUrlParams } from './urls.js';
-export { type UserInfo, type UserInfoApi, UserInfoSchema } from './user-info.js';
+export type { UserInfoApi } from './user-info.js';
+export { type UserInfo, UserInfoSchema } from './user-info-schema.js';

@@ -4,7 +4,7 @@ import type { RequestOptions } from '../core/options.js';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
-import type { AuthSettings } from './options.js';
+import type { AuthSettings } from './settings.js';
 
 const required = (name: string) => z.string(`${name} is required`).check(z.minLength(1, `${name} is required`));
 const optionalText = z.optional(z.string());

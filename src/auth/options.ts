@@ -1,11 +1,9 @@
 import type { AuthApiContext } from '../core/auth-request.js';
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
 import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
-import { type MtlsOptions, resolveCredentials } from '../core/credentials.js';
+import { type ClientCredentials, type MtlsOptions, resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
-import { createHttpClient } from '../core/http.js';
-import { type CommonClientOptions, isBrowser, resolveCommonOptions, type TenantLocation } from '../core/options.js';
-import { createTokenEndpoint, type TokenEndpoint } from '../core/token-endpoint.js';
+import { type CommonClientOptions, type CommonSettings, isBrowser, resolveCommonOptions, type TenantLocation } from '../core/options.js';
 
 /** A public application (SPA, mobile app): client id only, no secret; code exchanges use PKCE. */
 export interface PublicClientOptions {
@@ -58,14 +56,14 @@ export type AuthenticationClientOptions = CommonClientOptions &
     clientId: string;
   } & (PublicClientOptions | ClientSecretOptions | ClientAssertionOptions | MutualTlsOptions);
 
-/** What the namespaces of `AuthenticationClient` share, resolved from its options. */
-export interface AuthSettings extends AuthApiContext {
+/** What `AuthenticationClient` decides from its options, without loading any HTTP code. */
+export interface AuthClientSettings {
   readonly clientId: string;
   /** `https://{domain}` (no trailing slash). */
   readonly origin: string;
   readonly method: TokenEndpointAuthMethod;
-  /** The token endpoint with the client's authentication. */
-  readonly tokenEndpoint: TokenEndpoint;
+  readonly credentials: ClientCredentials;
+  readonly common: CommonSettings;
 }
 
 const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
@@ -77,33 +75,15 @@ const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
 ];
 
 /** Checks the options and decides the authentication method; throws `ConfigurationError` naming the problem. */
-export function resolveAuthOptions(options: AuthenticationClientOptions): AuthSettings {
+export function resolveAuthOptions(options: AuthenticationClientOptions): AuthClientSettings {
   if (typeof options !== 'object' || options === null) throw new ConfigurationError('AuthenticationClient needs an options object');
   const credentials = resolveCredentials(options, AUTH_METHODS);
   const common = resolveCommonOptions(options, '');
-  if (
-    isBrowser() &&
-    (credentials.method === 'client_secret_post' ||
-      credentials.method === 'client_secret_basic' ||
-      credentials.method === 'private_key_jwt')
-  ) {
+  const confidential = credentials.method !== 'none' && credentials.method !== 'tls_client_auth';
+  if (confidential && isBrowser()) {
     throw new ConfigurationError(
       'A client secret or signing key must never be shipped to a browser: use a public client (client id only, with PKCE) in browser apps',
     );
   }
-  const fetch = credentials.method === 'tls_client_auth' ? (credentials.mtls.fetch ?? common.fetch) : common.fetch;
-  const context: AuthApiContext = {
-    http: createHttpClient({ prefixUrl: common.origin, fetch, headers: common.headers }),
-    retry: common.retry,
-    clock: common.clock,
-    timeoutMs: common.timeoutMs,
-    onResponse: common.onResponse,
-  };
-  return {
-    ...context,
-    clientId: credentials.clientId,
-    origin: common.origin,
-    method: credentials.method,
-    tokenEndpoint: createTokenEndpoint(context, common.origin, credentials, common.clock),
-  };
+  return { clientId: credentials.clientId, origin: common.origin, method: credentials.method, credentials, common };
 }

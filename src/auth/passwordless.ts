@@ -3,7 +3,7 @@ import type { RequestOptions } from '../core/options.js';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
-import type { AuthSettings } from './options.js';
+import type { AuthSettings } from './settings.js';
 
 /** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
 export const PasswordlessStartSchema = z

@@ -2,23 +2,8 @@ import * as z from 'zod/mini';
 import { callAuthApi } from '../core/auth-request.js';
 import type { RequestOptions } from '../core/options.js';
 import { validateParams } from '../core/validation.js';
-import type { AuthSettings } from './options.js';
-
-/** The OpenID Connect claims `GET /userinfo` answers: `sub` always, the rest as the scopes allow. */
-export const UserInfoSchema = z.looseObject({
-  sub: z.string(),
-  name: z.optional(z.string()),
-  nickname: z.optional(z.string()),
-  given_name: z.optional(z.string()),
-  family_name: z.optional(z.string()),
-  email: z.optional(z.string()),
-  email_verified: z.optional(z.boolean()),
-  picture: z.optional(z.string()),
-  updated_at: z.optional(z.union([z.string(), z.number()])),
-});
-
-/** The claims of `GET /userinfo`. */
-export type UserInfo = z.infer<typeof UserInfoSchema>;
+import type { AuthSettings } from './settings.js';
+import { type UserInfo, UserInfoSchema } from './user-info-schema.js';
 
 const AccessTokenSchema = z.string('accessToken is required').check(z.minLength(1, 'accessToken is required'));
 

@@ -3,7 +3,7 @@ import { type Clock, systemClock } from './clock.js';
 import { ConfigurationError } from './errors.js';
 import type { FetchLike } from './http.js';
 import type { RateLimit } from './rate-limit.js';
-import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry.js';
+import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
 
 /** The longest timeout timers can hold (2^31 − 1 ms, about 24.8 days). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;

@@ -1,22 +1,10 @@
 import pRetry from 'p-retry';
 import type { Clock } from './clock.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+export { isIdempotent, type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
+
 import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
-
-/** How failed requests are retried. `false` turns retries off. */
-export type RetryOptions =
-  | {
-      /** Retries after the first attempt. Default 3. */
-      readonly maxRetries?: number | undefined;
-      /** The longest wait the SDK will sleep; a server asking for longer gets its error thrown at once. Default 60 000. */
-      readonly maxDelayMs?: number | undefined;
-    }
-  | false;
-
-/** {@link RetryOptions} with defaults applied. */
-export interface RetryPolicy {
-  readonly maxRetries: number;
-  readonly maxDelayMs: number;
-}
 
 /** What one call of {@link withRetry} needs besides the attempt itself. */
 export interface RetryContext {
@@ -29,25 +17,8 @@ export interface RetryContext {
   readonly random?: () => number;
 }
 
-const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-
-/** Whether a request with this method may be sent again after a network error or a 502/503/504 (RFC 9110 §9.2.2). */
-export function isIdempotent(method: string): boolean {
-  return IDEMPOTENT_METHODS.has(method.toUpperCase());
-}
-
 const BACKOFF_BASE_MS = 500;
 const RATE_LIMIT_JITTER_MS = 250;
-
-/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries. */
-export function resolveRetryPolicy(options: RetryOptions | undefined): RetryPolicy {
-  if (options === false) return { maxRetries: 0, maxDelayMs: 0 };
-  const maxRetries = options?.maxRetries ?? 3;
-  const maxDelayMs = options?.maxDelayMs ?? 60_000;
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('retry.maxRetries must be an integer >= 0');
-  if (!(maxDelayMs >= 0)) throw new RangeError('retry.maxDelayMs must be a number >= 0');
-  return { maxRetries, maxDelayMs };
-}
 
 /**
  * The one retry loop of the SDK (on p-retry). It retries:

@@ -1,0 +1,13 @@
+import type { AuthApiContext } from '../core/auth-request.js';
+import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
+import type { TokenEndpoint } from '../core/token-endpoint.js';
+
+/** What the namespaces of `AuthenticationClient` share: the HTTP context, the client and its token endpoint. */
+export interface AuthSettings extends AuthApiContext {
+  readonly clientId: string;
+  /** `https://{domain}` (no trailing slash). */
+  readonly origin: string;
+  readonly method: TokenEndpointAuthMethod;
+  /** The token endpoint with the client's authentication. */
+  readonly tokenEndpoint: TokenEndpoint;
+}
