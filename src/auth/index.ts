@@ -11,6 +11,12 @@ export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './cli
 export type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js';
 export type { TokenEndpointAuthMethod } from './client-authentication/types.js';
 export * from './database.js';
+export type {
+  IdTokenClaims,
+  IdTokenSigningAlg,
+  IdTokenVerification,
+  TokenResponseWithClaims,
+} from './id-token.js';
 export * from './oauth.js';
 export type { AuthenticationClientOptions, MtlsOptions } from './options.js';
 export * from './passwordless.js';

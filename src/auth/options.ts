@@ -14,6 +14,7 @@ import {
 } from './client-authentication/signing-key.js';
 import { type MtlsEdgeHeaders, tlsClientAuth } from './client-authentication/tls-client-auth.js';
 import type { ClientAuthentication, TokenEndpointAuthMethod } from './client-authentication/types.js';
+import { type IdTokenSettings, type IdTokenSigningAlg, type IdTokenVerification, resolveIdTokenSettings } from './id-token.js';
 import type { TokenEndpoint } from './token-endpoint.js';
 
 /** How a `tls_client_auth` client presents its certificate: one of the two. */
@@ -54,6 +55,17 @@ export interface AuthenticationClientOptions {
   fetch?: FetchLike | undefined;
   /** The clock the SDK reads and sleeps with; for tests. */
   clock?: Clock | undefined;
+  /** How far an ID token's `exp`, `iat` and `auth_time` may be off the local clock, in seconds. Default 60. */
+  clockToleranceSec?: number | undefined;
+  /** The algorithm ID tokens must be signed with. Default `RS256`. */
+  idTokenSigningAlg?: IdTokenSigningAlg | undefined;
+  /**
+   * `'signature'`: check an ID token's claims and its signature against the tenant's
+   * `/.well-known/jwks.json` (default in Node and other server runtimes); `'claims'`:
+   * the claims only (default in browsers, where the token came straight from the
+   * token endpoint over TLS).
+   */
+  idTokenVerification?: IdTokenVerification | undefined;
 }
 
 /** What the namespaces of `AuthenticationClient` share, resolved from its options. */
@@ -62,6 +74,8 @@ export interface AuthSettings extends AuthApiContext {
   /** `https://{domain}` (no trailing slash). */
   readonly origin: string;
   readonly method: TokenEndpointAuthMethod;
+  /** How ID tokens are validated. */
+  readonly idToken: IdTokenSettings;
   /** The token endpoint with the client's authentication; `private_key_jwt` loads jose on first use only. */
   tokenEndpoint(): Promise<TokenEndpoint>;
 }
@@ -100,6 +114,7 @@ export function resolveAuthOptions(options: AuthenticationClientOptions): AuthSe
     clientId,
     origin,
     method,
+    idToken: resolveIdTokenSettings(options, origin, clientId, isBrowser()),
     tokenEndpoint: () => {
       endpoint ??= authenticationFor(options, clientId, method, clock).then((authentication) => ({
         ...context,

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { validateParams } from '../core/validation.js';
 import type { AuthRequestOptions } from './auth-request.js';
+import { type TokenResponseWithClaims, withIdTokenClaims } from './id-token.js';
 import type { AuthSettings } from './options.js';
 import { postAsClient, requestToken } from './token-endpoint.js';
-import type { TokenResponse } from './token-response.js';
 
 /** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
 export const PasswordlessStartSchema = z
@@ -81,9 +81,9 @@ export class Passwordless {
   }
 
   /** Exchanges the code the user received for tokens (`POST /oauth/token`, the passwordless OTP grant). */
-  async login(params: PasswordlessLoginParams, options?: AuthRequestOptions): Promise<TokenResponse> {
+  async login(params: PasswordlessLoginParams, options?: AuthRequestOptions): Promise<TokenResponseWithClaims> {
     const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
     const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username: email ?? phone_number, otp: code, audience, scope };
-    return requestToken(await this.#settings.tokenEndpoint(), grant, options);
+    return withIdTokenClaims(this.#settings, await requestToken(await this.#settings.tokenEndpoint(), grant, options));
   }
 }
