@@ -3,6 +3,8 @@
  * secret. Against the emulator a key pair is made here and its public key registered;
  * against a real tenant, `IDP_CLIENT_ASSERTION_KEY` holds the PKCS#8 PEM.
  */
+
+import { ManagementClient } from 'idplatform/management';
 import { exportPKCS8, exportSPKI, generateKeyPair } from 'jose';
 import type { Tenant } from './tenant.js';
 
@@ -26,7 +28,11 @@ export default async function privateKeyJwt(tenant: Tenant): Promise<void> {
     console.log('Set IDP_CLIENT_ASSERTION_KEY (a PKCS#8 PEM) to run this example against a real tenant.');
     return;
   }
-  const management = tenant.management({ clientId, clientSecret: undefined, clientAssertionSigningKey: key });
+  const management = new ManagementClient({
+    ...tenant.endpoint, // { domain: 'acme.example.com' }, or the emulator's { baseUrl: 'http://127.0.0.1:…/api/v2' }
+    clientId,
+    clientAssertionSigningKey: key, // a PKCS#8 PEM, a CryptoKey or a JWK; clientAssertionSigningAlg defaults to RS256
+  });
   const { message_types } = await management.guardian.phone.getMessageTypes();
   console.log(`Authenticated with a client assertion; phone factors: ${message_types.join(', ') || 'none'}`);
 }
