@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ConfigurationError } from '../core/errors.js';
-import { type AuthApiContext, callAuthApi } from './auth-request.js';
+import { type AuthApiContext, type AuthRequestOptions, callAuthApi } from './auth-request.js';
 import type { TokenResponse } from './token-response.js';
 
 /**
@@ -124,17 +124,26 @@ export function resolveIdTokenSettings(options: IdTokenOptions, origin: string, 
  * Validates the response's `id_token`, if any, before the grant resolves, and
  * returns the response with its `claims`. The checks (and jose) are loaded on
  * the first ID token only, so that bundles of flows without one stay small.
- * Throws `IdTokenValidationError`.
+ * The key set is fetched with the call's `signal` and `timeoutMs`. Throws
+ * `IdTokenValidationError`.
  */
 export async function withIdTokenClaims(
   settings: { readonly idToken: IdTokenSettings } & AuthApiContext,
   tokens: TokenResponse,
   expected: IdTokenExpectations = {},
+  options: AuthRequestOptions = {},
 ): Promise<TokenResponseWithClaims> {
   if (tokens.id_token === undefined) return tokens;
   const { validateIdToken } = await import('./id-token-validation.js');
   const fetchJwks = () =>
-    callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}) });
+    callAuthApi(settings, {
+      method: 'GET',
+      path: '.well-known/jwks.json',
+      schema: JwksBodySchema,
+      prepare: () => ({}),
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+    });
   const context = { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), fetchJwks };
   return { ...tokens, claims: await validateIdToken(tokens.id_token, context, expected) };
 }

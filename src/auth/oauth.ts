@@ -137,7 +137,7 @@ export class OAuth {
     options?: AuthRequestOptions,
     expected?: IdTokenExpectations,
   ): Promise<TokenResponseWithClaims> {
-    return withIdTokenClaims(this.#settings, await this.#token(grant, options), expected);
+    return withIdTokenClaims(this.#settings, await this.#token(grant, options), expected, options);
   }
 
   #requireConfidential(call: string): void {

@@ -84,6 +84,6 @@ export class Passwordless {
   async login(params: PasswordlessLoginParams, options?: AuthRequestOptions): Promise<TokenResponseWithClaims> {
     const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
     const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username: email ?? phone_number, otp: code, audience, scope };
-    return withIdTokenClaims(this.#settings, await requestToken(await this.#settings.tokenEndpoint(), grant, options));
+    return withIdTokenClaims(this.#settings, await requestToken(await this.#settings.tokenEndpoint(), grant, options), {}, options);
   }
 }

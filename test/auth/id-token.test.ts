@@ -12,7 +12,7 @@ import {
   IdTokenValidationError,
 } from 'idplatform/auth';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
-import { HttpResponse, http } from 'msw';
+import { delay, HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../helpers/clock.js';
 import { DOMAIN, ORIGIN, recordRequests, useMswServer } from '../helpers/server.js';
@@ -318,6 +318,24 @@ describe('signature and algorithm', () => {
     const jwksFetches = serveJwks();
     await expect(auth.oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims');
     expect(jwksFetches.count).toBe(1);
+  });
+
+  it('the key set is fetched with the call’s timeoutMs and signal', async () => {
+    serveTokens(await idToken(claims()));
+    server.use(http.get(`${ORIGIN}/.well-known/jwks.json`, () => delay('infinite')));
+    const auth = client({ retry: false });
+    await expect(auth.oauth.authorizationCodeGrant(codeGrant, { timeoutMs: 50 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    const controller = new AbortController();
+    const pending = auth.oauth.authorizationCodeGrant(codeGrant, { signal: controller.signal });
+    const abortAtJwks = ({ request }: { request: Request }) => {
+      if (request.url.endsWith('/.well-known/jwks.json')) controller.abort(new Error('caller gave up'));
+    };
+    server.events.on('request:start', abortAtJwks);
+    try {
+      await expect(pending).rejects.toThrow('caller gave up');
+    } finally {
+      server.events.removeListener('request:start', abortAtJwks);
+    }
   });
 
   it('a malformed JWKS fails as signature', async () => {
