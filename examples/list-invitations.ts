@@ -2,12 +2,16 @@
  * Lists every invitation of an organization with the iterator, showing progress,
  * and explains the API's 1000-record paging window when the organization has more.
  */
-import { PagingLimitError } from 'idplatform/management';
+import { ManagementClient, PagingLimitError } from 'idplatform/management';
 import { progress } from './progress.js';
 import type { Tenant } from './tenant.js';
 
 export default async function listInvitations(tenant: Tenant): Promise<void> {
-  const management = tenant.management();
+  const { endpoint, credentials } = tenant;
+  const management = new ManagementClient({
+    ...endpoint, // { domain: 'acme.example.com' }, or the emulator's { baseUrl: 'http://127.0.0.1:…/api/v2' }
+    ...credentials, // { clientId, clientSecret }, or { clientId, clientAssertionSigningKey } (see private-key-jwt.ts)
+  });
   const organization = tenant.ids.organization;
 
   const firstPage = await management.organizations.invitations.list(organization, { per_page: 3, include_totals: true });

@@ -1,8 +1,13 @@
 /** Lists the actions that use an actions module: one page, then all of them with the iterator. */
+import { ManagementClient } from 'idplatform/management';
 import type { Tenant } from './tenant.js';
 
 export default async function moduleActions(tenant: Tenant): Promise<void> {
-  const management = tenant.management();
+  const { endpoint, credentials } = tenant;
+  const management = new ManagementClient({
+    ...endpoint, // { domain: 'acme.example.com' }, or the emulator's { baseUrl: 'http://127.0.0.1:…/api/v2' }
+    ...credentials, // { clientId, clientSecret }, or { clientId, clientAssertionSigningKey } (see private-key-jwt.ts)
+  });
   const { actions, total, per_page } = await management.actions.modules.listActions(tenant.ids.module, { page: 0, per_page: 5 });
   console.log(`Module ${tenant.ids.module} is used by ${total} action versions; the first ${per_page}:`);
   for (const action of actions) {

@@ -1,8 +1,13 @@
 /** Reads the enabled phone MFA factor types, replaces them (JSON, then a form body), and restores them. */
+import { ManagementClient } from 'idplatform/management';
 import type { Tenant } from './tenant.js';
 
 export default async function phoneMessageTypes(tenant: Tenant): Promise<void> {
-  const management = tenant.management();
+  const { endpoint, credentials } = tenant;
+  const management = new ManagementClient({
+    ...endpoint, // { domain: 'acme.example.com' }, or the emulator's { baseUrl: 'http://127.0.0.1:…/api/v2' }
+    ...credentials, // { clientId, clientSecret }, or { clientId, clientAssertionSigningKey } (see private-key-jwt.ts)
+  });
   const before = await management.guardian.phone.getMessageTypes();
   console.log(`Enabled phone factors: ${before.message_types.join(', ') || 'none'}`);
 

@@ -28,7 +28,11 @@ export default async function privateKeyJwt(tenant: Tenant): Promise<void> {
     console.log('Set IDP_CLIENT_ASSERTION_KEY (a PKCS#8 PEM) to run this example against a real tenant.');
     return;
   }
-  const management = new ManagementClient({ ...tenant.endpoint, clientId, clientAssertionSigningKey: key });
+  const management = new ManagementClient({
+    ...tenant.endpoint, // { domain: 'acme.example.com' }, or the emulator's { baseUrl: 'http://127.0.0.1:…/api/v2' }
+    clientId,
+    clientAssertionSigningKey: key, // a PKCS#8 PEM, a CryptoKey or a JWK; clientAssertionSigningAlg defaults to RS256
+  });
   const { message_types } = await management.guardian.phone.getMessageTypes();
   console.log(`Authenticated with a client assertion; phone factors: ${message_types.join(', ') || 'none'}`);
 }

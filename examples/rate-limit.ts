@@ -4,7 +4,7 @@
  * when to come back. Against the emulator the 429s are scripted; against a real
  * tenant the example only shows the rate-limit state of each response.
  */
-import { RateLimitError, type ResponseInfo } from 'idplatform/management';
+import { ManagementClient, RateLimitError, type ResponseInfo } from 'idplatform/management';
 import type { Tenant } from './tenant.js';
 
 export default async function rateLimit(tenant: Tenant): Promise<void> {
@@ -12,7 +12,13 @@ export default async function rateLimit(tenant: Tenant): Promise<void> {
     console.log(
       `  ${method} ${path} → ${status}${rateLimit ? ` (${rateLimit.remaining}/${rateLimit.limit} left, reset ${rateLimit.reset.toISOString()})` : ''}`,
     );
-  const management = tenant.management({ onResponse: log, retry: { maxRetries: 3, maxDelayMs: 5_000 } });
+  const { endpoint, credentials } = tenant;
+  const management = new ManagementClient({
+    ...endpoint, // { domain: 'acme.example.com' }, or the emulator's { baseUrl: 'http://127.0.0.1:…/api/v2' }
+    ...credentials, // { clientId, clientSecret }, or { clientId, clientAssertionSigningKey } (see private-key-jwt.ts)
+    onResponse: log,
+    retry: { maxRetries: 3, maxDelayMs: 5_000 },
+  });
   const { emulator } = tenant;
   const path = '/api/v2/guardian/factors/phone/message-types';
 

@@ -4,16 +4,14 @@
  * otherwise against the tenant emulator of `idplatform/testing`, started here on
  * 127.0.0.1 and stopped when the example ends.
  */
-import {
-  type ClientAssertionGrantOptions,
-  type ClientSecretGrantOptions,
-  type CommonClientOptions,
-  ManagementClient,
-  type TenantLocation,
-} from 'idplatform/management';
+import type { ClientAssertionGrantOptions, ClientSecretGrantOptions, TenantLocation } from 'idplatform/management';
 import { createTenantEmulator, SEED_IDS, type TenantEmulator } from 'idplatform/testing';
 
-/** What an example gets: a way to make clients, the ids to use, and the emulator when there is one. */
+/**
+ * What an example gets: where the tenant is and the credentials of its
+ * machine-to-machine client (each example builds its own client from them,
+ * inline, so that it can be copied), the ids to use, and the emulator when there is one.
+ */
 export interface Tenant {
   /** `"the tenant emulator at http://127.0.0.1:…"` or `"the tenant acme.example.com"`. */
   readonly description: string;
@@ -25,8 +23,6 @@ export interface Tenant {
   readonly credentials: ClientSecretGrantOptions | ClientAssertionGrantOptions;
   /** Ids to use: from `IDP_ORGANIZATION_ID` / `IDP_MODULE_ID`, or the emulator's seed. */
   readonly ids: { readonly organization: string; readonly smallOrganization: string; readonly module: string };
-  /** A ManagementClient for this tenant, with extra options. */
-  management(options?: CommonClientOptions & { validateResponses?: boolean }): ManagementClient;
   close(): Promise<void>;
 }
 
@@ -71,7 +67,6 @@ function tenant(
     endpoint,
     credentials,
     ids,
-    management: (options = {}) => new ManagementClient({ ...endpoint, ...credentials, ...options }),
     close,
   };
 }

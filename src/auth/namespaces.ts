@@ -22,7 +22,7 @@ export interface AuthNamespaces {
  * first API call, so that a browser login page that only builds the authorize URL
  * loads none of it.
  */
-export function createAuthNamespaces({ clientId, origin, method, credentials, common }: AuthClientSettings): AuthNamespaces {
+export function createAuthNamespaces({ clientId, origin, method, credentials, common, idToken }: AuthClientSettings): AuthNamespaces {
   const fetch = credentials.method === 'tls_client_auth' ? (credentials.mtls.fetch ?? common.fetch) : common.fetch;
   const context: AuthApiContext = {
     http: createHttpClient({ prefixUrl: origin, fetch, headers: common.headers }),
@@ -37,6 +37,7 @@ export function createAuthNamespaces({ clientId, origin, method, credentials, co
     origin,
     method,
     tokenEndpoint: createTokenEndpoint(context, origin, credentials, common.clock),
+    idToken,
   };
   return {
     oauth: new OAuth(settings),

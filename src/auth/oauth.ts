@@ -4,6 +4,7 @@ import type { RequestOptions } from '../core/options.js';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
+import { type IdTokenExpectations, type TokenResponseWithClaims, withIdTokenClaims } from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
 
 const required = (name: string) => z.string(`${name} is required`).check(z.minLength(1, `${name} is required`));
@@ -31,6 +32,12 @@ export const AuthorizationCodeGrantSchema = z.strictObject({
   redirect_uri: absoluteUrl('redirect_uri'),
   /** The PKCE verifier whose challenge went to `/authorize`; required for public clients. */
   code_verifier: z.optional(CodeVerifierSchema),
+  /** The `nonce` sent to `/authorize`: the ID token's must equal it. Checked only, never sent. */
+  nonce: optionalText,
+  /** The `organization` sent to `/authorize`: the ID token's `org_id` (or `org_name`) must match. Checked only, never sent. */
+  organization: optionalText,
+  /** The `max_age` (seconds) sent to `/authorize`: the ID token's `auth_time` must be that recent. Checked only, never sent. */
+  max_age: z.optional(z.number().check(z.nonnegative('max_age must be a number of seconds ≥ 0'))),
 });
 
 /** Parameters of the refresh-token grant. */
@@ -38,6 +45,8 @@ export const RefreshTokenGrantSchema = z.strictObject({
   refresh_token: required('refresh_token'),
   /** A narrower scope than the original grant's. */
   scope: optionalText,
+  /** The organization of the original login: the new ID token's `org_id` (or `org_name`) must match. Checked only, never sent. */
+  organization: optionalText,
 });
 
 /** Parameters of the resource-owner password grant; `realm` picks the connection. */
@@ -90,24 +99,24 @@ export class OAuth {
    * redirect. With `code_verifier` (PKCE) it works for public clients (client id
    * only), which must send one.
    */
-  async authorizationCodeGrant(params: AuthorizationCodeGrantParams, options?: RequestOptions): Promise<TokenResponse> {
-    const grant = validateParams(AuthorizationCodeGrantSchema, params);
+  async authorizationCodeGrant(params: AuthorizationCodeGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
+    const { nonce, organization, max_age: maxAge, ...grant } = validateParams(AuthorizationCodeGrantSchema, params);
     if (this.#settings.method === 'none' && grant.code_verifier === undefined) {
       throw new ConfigurationError('A public client (client id only) must use PKCE: pass the `code_verifier` from createPkcePair()');
     }
-    return this.#token({ grant_type: 'authorization_code', ...grant }, options);
+    return this.#tokenWithClaims({ grant_type: 'authorization_code', ...grant }, options, { nonce, organization, maxAge });
   }
 
   /** Refresh-token grant (`POST /oauth/token`): new tokens for a refresh token. */
-  async refreshTokenGrant(params: RefreshTokenGrantParams, options?: RequestOptions): Promise<TokenResponse> {
-    const grant = validateParams(RefreshTokenGrantSchema, params);
-    return this.#token({ grant_type: 'refresh_token', ...grant }, options);
+  async refreshTokenGrant(params: RefreshTokenGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
+    const { organization, ...grant } = validateParams(RefreshTokenGrantSchema, params);
+    return this.#tokenWithClaims({ grant_type: 'refresh_token', ...grant }, options, { organization });
   }
 
   /** Resource-owner password grant (`POST /oauth/token`); with `realm`, the platform's password-realm grant. */
-  async passwordGrant(params: PasswordGrantParams, options?: RequestOptions): Promise<TokenResponse> {
+  async passwordGrant(params: PasswordGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
     const grant = validateParams(PasswordGrantSchema, params);
-    return this.#token({ grant_type: grant.realm === undefined ? 'password' : PASSWORD_REALM_GRANT, ...grant }, options);
+    return this.#tokenWithClaims({ grant_type: grant.realm === undefined ? 'password' : PASSWORD_REALM_GRANT, ...grant }, options);
   }
 
   /** Revokes a refresh token (`POST /oauth/revoke`), authenticating the client as the token endpoint does. */
@@ -120,6 +129,15 @@ export class OAuth {
 
   async #token(grant: Record<string, string | undefined>, options?: RequestOptions): Promise<TokenResponse> {
     return requestToken(this.#settings.tokenEndpoint, grant, options);
+  }
+
+  /** A grant that may return an ID token: validated (OIDC Core 3.1.3.7) before the call resolves. */
+  async #tokenWithClaims(
+    grant: Record<string, string | undefined>,
+    options?: RequestOptions,
+    expected?: IdTokenExpectations,
+  ): Promise<TokenResponseWithClaims> {
+    return withIdTokenClaims(this.#settings, await this.#token(grant, options), expected, options);
   }
 
   #requireConfidential(call: string): void {

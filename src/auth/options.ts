@@ -1,9 +1,9 @@
-import type { AuthApiContext } from '../core/auth-request.js';
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
 import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
 import { type ClientCredentials, type MtlsOptions, resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
 import { type CommonClientOptions, type CommonSettings, isBrowser, resolveCommonOptions, type TenantLocation } from '../core/options.js';
+import { type IdTokenSettings, type IdTokenSigningAlg, type IdTokenVerification, resolveIdTokenSettings } from './id-token.js';
 
 /** A public application (SPA, mobile app): client id only, no secret; code exchanges use PKCE. */
 export interface PublicClientOptions {
@@ -54,6 +54,17 @@ export type AuthenticationClientOptions = CommonClientOptions &
   TenantLocation & {
     /** The application's client id. */
     clientId: string;
+    /** How far the clocks of this machine and the tenant may disagree when ID token times are checked, in seconds. Default 60. */
+    clockToleranceSec?: number | undefined;
+    /** The algorithm ID tokens must be signed with (asymmetric only). Default `RS256`. */
+    idTokenSigningAlg?: IdTokenSigningAlg | undefined;
+    /**
+     * `'signature'`: check ID token claims and the signature against the tenant's
+     * `/.well-known/jwks.json` (jose, loaded on the first ID token); `'claims'`: the
+     * claims only, trusting the token endpoint's TLS. Default `'signature'`, and
+     * `'claims'` in browsers.
+     */
+    idTokenVerification?: IdTokenVerification | undefined;
   } & (PublicClientOptions | ClientSecretOptions | ClientAssertionOptions | MutualTlsOptions);
 
 /** What `AuthenticationClient` decides from its options, without loading any HTTP code. */
@@ -64,6 +75,8 @@ export interface AuthClientSettings {
   readonly method: TokenEndpointAuthMethod;
   readonly credentials: ClientCredentials;
   readonly common: CommonSettings;
+  /** How ID tokens are checked. */
+  readonly idToken: IdTokenSettings;
 }
 
 const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
@@ -85,5 +98,6 @@ export function resolveAuthOptions(options: AuthenticationClientOptions): AuthCl
       'A client secret or signing key must never be shipped to a browser: use a public client (client id only, with PKCE) in browser apps',
     );
   }
-  return { clientId: credentials.clientId, origin: common.origin, method: credentials.method, credentials, common };
+  const idToken = resolveIdTokenSettings(options, common.origin, credentials.clientId, isBrowser());
+  return { clientId: credentials.clientId, origin: common.origin, method: credentials.method, credentials, common, idToken };
 }

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../core/options.js';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
-import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
+import { type TokenResponseWithClaims, withIdTokenClaims } from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
 
 /** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
@@ -81,9 +81,9 @@ export class Passwordless {
   }
 
   /** Exchanges the code the user received for tokens (`POST /oauth/token`, the passwordless OTP grant). */
-  async login(params: PasswordlessLoginParams, options?: RequestOptions): Promise<TokenResponse> {
+  async login(params: PasswordlessLoginParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
     const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
     const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username: email ?? phone_number, otp: code, audience, scope };
-    return requestToken(this.#settings.tokenEndpoint, grant, options);
+    return withIdTokenClaims(this.#settings, await requestToken(this.#settings.tokenEndpoint, grant, options), {}, options);
   }
 }

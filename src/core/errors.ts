@@ -310,6 +310,28 @@ export class TokenRequestError extends IdPlatformError {
   }
 }
 
+/**
+ * An ID token failed a check of OpenID Connect Core 3.1.3.7 (issuer, audience,
+ * `azp`, expiry, issue time, `nonce`, organization, `auth_time`, algorithm or
+ * signature); the grant's tokens are not returned. The message never holds the token.
+ */
+export class IdTokenValidationError extends IdPlatformError {
+  static override readonly code: string = 'id_token_invalid';
+  declare readonly code: 'id_token_invalid';
+  override readonly name = 'IdTokenValidationError' as const;
+  /**
+   * What failed: a claim (`iss`, `aud`, `azp`, `exp`, `iat`, `sub`, `nonce`,
+   * `org_id`, `org_name`, `auth_time`), the header's `alg`, the `signature`, or
+   * `id_token` when the token is not a readable JWT.
+   */
+  readonly claim: string;
+
+  constructor(claim: string, message: string) {
+    super(message);
+    this.claim = claim;
+  }
+}
+
 function describeIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }

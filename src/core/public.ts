@@ -12,6 +12,7 @@ export {
   HttpResponseError,
   type HttpResponseErrorDetails,
   IdPlatformError,
+  IdTokenValidationError,
   InsufficientScopeError,
   NetworkError,
   NotFoundError,

@@ -13,7 +13,8 @@ import { DOMAIN, ORIGIN, recordRequests, useMswServer } from '../helpers/server.
 
 const server = useMswServer();
 const requests = recordRequests(server);
-const tokens = { access_token: 'at', token_type: 'Bearer', expires_in: 60, refresh_token: 'rt', id_token: 'it', scope: 'openid' };
+// No id_token here: ID token validation has its own tests (id-token.test.ts).
+const tokens = { access_token: 'at', token_type: 'Bearer', expires_in: 60, refresh_token: 'rt', scope: 'openid' };
 
 function serveToken(body: object = tokens, status = 200) {
   server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json(body, { status })));

@@ -4,8 +4,8 @@
  * authorization-code + PKCE flow, revocation and the server's error bodies. No mocks.
  */
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuthApiError, AuthenticationClient, createPkcePair } from '../../src/auth/index.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AuthApiError, AuthenticationClient, type Clock, createPkcePair, IdTokenValidationError } from '../../src/auth/index.js';
 import { followLogin } from './follow-login.js';
 import { API_AUDIENCE, DEFAULT_REDIRECT_URI, type OidcProviderServer, startOidcProvider, TEST_USER } from './oidc-server.js';
 
@@ -143,10 +143,12 @@ describe('authorization code + PKCE, public client (client id only)', () => {
     const code = callback.searchParams.get('code') ?? '';
     expect(code).not.toBe('');
 
-    const tokens = await auth.oauth.authorizationCodeGrant({ code, redirect_uri: DEFAULT_REDIRECT_URI, code_verifier });
+    const tokens = await auth.oauth.authorizationCodeGrant({ code, redirect_uri: DEFAULT_REDIRECT_URI, code_verifier, nonce });
     expect(tokens.token_type).toBe('Bearer');
     expect(tokens.refresh_token).toEqual(expect.any(String));
-    expect(decodeJwt(tokens.id_token ?? '')).toMatchObject({ sub: TEST_USER, nonce, aud: op.clients.public.clientId, iss: op.issuer });
+    // Validated (signature against the provider's /.well-known/jwks.json included) before the call resolved.
+    expect(tokens.claims).toMatchObject({ sub: TEST_USER, nonce, aud: op.clients.public.clientId, iss: op.issuer });
+    expect(decodeJwt(tokens.id_token ?? '')).toEqual(tokens.claims);
 
     const profile = await auth.userInfo.get(tokens.access_token);
     expect(profile).toMatchObject({ sub: TEST_USER, name: 'Test User' });
@@ -216,6 +218,86 @@ describe('confidential client (client_secret_post): code grant and revocation wi
     await auth.oauth.revokeRefreshToken({ token: refreshToken });
     const error = await authApiError(auth.oauth.refreshTokenGrant({ refresh_token: refreshToken }));
     expect(error).toMatchObject({ status: 400, error: 'invalid_grant' });
+  });
+});
+
+describe('ID token validation against the provider’s tokens (OIDC Core 3.1.3.7)', () => {
+  const nonce = 'nonce-of-this-login';
+
+  /** Logs TEST_USER in with `nonce` (and `max_age`, when given) and returns the code grant's parameters. */
+  async function loginCode(auth: AuthenticationClient, extra: { max_age?: number } = {}) {
+    const { code_verifier, code_challenge } = await createPkcePair();
+    const url = auth.authorizeUrl({ redirect_uri: DEFAULT_REDIRECT_URI, code_challenge, nonce, scope: 'openid', ...extra });
+    const code = (await followLogin(url, DEFAULT_REDIRECT_URI)).searchParams.get('code') ?? '';
+    return { code, redirect_uri: DEFAULT_REDIRECT_URI, code_verifier };
+  }
+
+  /** Awaits `promise`, expecting it to reject with an `IdTokenValidationError`, and returns that error. */
+  async function idTokenError(promise: Promise<unknown>): Promise<IdTokenValidationError> {
+    const error = await promise.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(IdTokenValidationError);
+    return error as IdTokenValidationError;
+  }
+
+  const publicClient = (options: { clock?: Clock } = {}) =>
+    new AuthenticationClient({ baseUrl: op.origin, clientId: op.clients.public.clientId, ...options });
+
+  afterEach(() => op.rewriteIdTokens(undefined));
+
+  it('a wrong nonce', async () => {
+    const auth = publicClient();
+    const error = await idTokenError(auth.oauth.authorizationCodeGrant({ ...(await loginCode(auth)), nonce: 'another-nonce' }));
+    expect(error).toMatchObject({ claim: 'nonce', message: "The ID token's nonce differs from the one given to the grant" });
+  });
+
+  it('a wrong audience', async () => {
+    op.rewriteIdTokens({ claims: (claims) => ({ ...claims, aud: 'some-other-client' }) });
+    const auth = publicClient();
+    const error = await idTokenError(auth.oauth.authorizationCodeGrant({ ...(await loginCode(auth)), nonce }));
+    expect(error.claim).toBe('aud');
+    expect(error.message).toContain(op.clients.public.clientId);
+  });
+
+  it('expired: the client’s clock is two hours past the provider’s (ID tokens live one hour)', async () => {
+    const twoHours = 2 * 3600 * 1000;
+    const late: Clock = { now: () => Date.now() + twoHours, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+    const auth = publicClient({ clock: late });
+    const error = await idTokenError(auth.oauth.authorizationCodeGrant({ ...(await loginCode(auth)), nonce }));
+    expect(error.claim).toBe('exp');
+  });
+
+  it('a wrong issuer', async () => {
+    op.rewriteIdTokens({ claims: (claims) => ({ ...claims, iss: 'https://impostor.example.test/' }) });
+    const auth = publicClient();
+    const error = await idTokenError(auth.oauth.authorizationCodeGrant({ ...(await loginCode(auth)), nonce }));
+    expect(error).toMatchObject({ claim: 'iss' });
+    expect(error.message).toContain(op.issuer);
+  });
+
+  it('a bad signature (a key the provider’s JWKS does not hold) with verification on, the Node default', async () => {
+    op.rewriteIdTokens({ signWithForeignKey: true });
+    const auth = publicClient();
+    const grant = { ...(await loginCode(auth)), nonce };
+    const error = await idTokenError(auth.oauth.authorizationCodeGrant(grant));
+    expect(error).toMatchObject({ claim: 'signature', message: 'The ID token signature is invalid' });
+  });
+
+  it('the same forged token passes with idTokenVerification: "claims" (what browsers default to)', async () => {
+    op.rewriteIdTokens({ signWithForeignKey: true });
+    const auth = new AuthenticationClient({ baseUrl: op.origin, clientId: op.clients.public.clientId, idTokenVerification: 'claims' });
+    const tokens = await auth.oauth.authorizationCodeGrant({ ...(await loginCode(auth)), nonce });
+    expect(tokens.claims).toMatchObject({ sub: TEST_USER, nonce });
+  });
+
+  it('a re-signed token with the provider’s own key and unchanged claims passes: the checks above failed for their reason only', async () => {
+    op.rewriteIdTokens({});
+    const auth = publicClient();
+    const tokens = await auth.oauth.authorizationCodeGrant({ ...(await loginCode(auth, { max_age: 600 })), nonce, max_age: 600 });
+    expect(tokens.claims).toMatchObject({ sub: TEST_USER, nonce, iss: op.issuer, aud: op.clients.public.clientId });
+    expect(tokens.claims?.auth_time).toEqual(expect.any(Number));
   });
 });
 

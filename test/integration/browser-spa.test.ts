@@ -1,30 +1,19 @@
 /**
- * A real browser (Debian's Chromium, headless, driven by playwright-core) runs a
+ * A real browser (headless Chromium from `CHROMIUM_PATH` or the `@sparticuz/chromium`
+ * dev dependency, driven by playwright-core) runs a
  * tiny SPA bundled from test/integration/spa with esbuild, which logs in against
  * the oidc-provider server as a public client (client id only, PKCE): authorize →
  * scripted login → redirect with code → code exchange and userinfo over CORS.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type LaunchedChromium, launchChromium } from './chromium.js';
 import { type OidcProviderServer, startOidcProvider, TEST_USER } from './oidc-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Bounds of the browser's start and of each page wait; the login itself takes about 2 s. */
 const LAUNCH_MS = 15_000;
 const WAIT_MS = 8_000;
@@ -33,7 +22,7 @@ const SCREENSHOT = fileURLToPath(new URL('../../test-results/browser-spa.png', i
 
 let op: OidcProviderServer | undefined;
 let spa: http.Server | undefined;
-let browser: Browser | undefined;
+let browser: LaunchedChromium | undefined;
 let callbackUrl = '';
 
 /** Serves `files` (path → [content type, body]) on 127.0.0.1; everything else is 404. */
@@ -48,11 +37,6 @@ async function serve(files: Map<string, [string, Uint8Array | string]>): Promise
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: this test needs Debian's Chromium. Install it with \`apt-get install -y chromium\` (CI does).`,
-    );
-  }
   // The SPA's port goes into the public client's redirect URIs, and the provider's origin into the bundle.
   const files = new Map<string, [string, Uint8Array | string]>();
   const served = await serve(files);
@@ -75,8 +59,9 @@ beforeAll(async () => {
   for (const file of bundle.outputFiles) files.set(file.path.slice('/spa-bundle'.length), ['text/javascript', file.contents]);
   files.set('/callback', ['text/html; charset=utf-8', await readFile(`${SPA_DIR}index.html`, 'utf8')]);
 
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_MS });
-}, 20_000);
+  browser = await launchChromium(LAUNCH_MS);
+  // The first run on a machine also unpacks @sparticuz/chromium's binary (a few seconds).
+}, 60_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -89,8 +74,7 @@ afterAll(async () => {
 
 it('a client-id-only SPA logs in with PKCE in Chromium and shows the user’s sub from userinfo', async () => {
   if (!browser) throw new Error('the browser did not start');
-  const context = await browser.newContext();
-  const page = await context.newPage();
+  const page = await browser.context.newPage();
   page.setDefaultTimeout(WAIT_MS);
   const log: string[] = [];
   page.on('console', (message) => log.push(`console.${message.type()}: ${message.text()}`));
@@ -122,6 +106,6 @@ it('a client-id-only SPA logs in with PKCE in Chromium and shows the user’s su
   } finally {
     await mkdir(fileURLToPath(new URL('../../test-results/', import.meta.url)), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, timeout: WAIT_MS }).catch(() => undefined);
-    await context.close();
+    await page.close();
   }
 }, 20_000);

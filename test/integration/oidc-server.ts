@@ -13,7 +13,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, exportPKCS8, generateKeyPair } from 'jose';
+import { decodeJwt, exportJWK, exportPKCS8, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC, default as Provider } from 'oidc-provider';
 
 /** The user the scripted login signs in, whatever the request. */
@@ -51,8 +51,23 @@ export interface OidcProviderServer {
   readonly origin: string;
   readonly clients: TestClients;
   readonly provider: Provider;
+  /**
+   * Makes the token endpoint answer ID tokens as a misconfigured or hostile server
+   * would: each issued `id_token` is re-signed, with the provider's own key (kid
+   * `op-rs256`) unless `signWithForeignKey`, after `rewrite` changed its claims.
+   * `undefined` restores the provider's own tokens.
+   */
+  rewriteIdTokens(rewrite: IdTokenRewrite | undefined): void;
   /** Stops the server, dropping keep-alive connections. */
   close(): Promise<void>;
+}
+
+/** How {@link OidcProviderServer.rewriteIdTokens} changes the ID tokens the provider issues. */
+export interface IdTokenRewrite {
+  /** The claims to put in instead (return a changed copy). */
+  readonly claims?: (claims: JWTPayload) => JWTPayload;
+  /** Sign with a key the provider's JWKS does not hold (same kid): a forged token. */
+  readonly signWithForeignKey?: boolean;
 }
 
 export interface StartOidcProviderOptions {
@@ -323,6 +338,18 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
 
   const provider = new Provider(issuer, configuration);
 
+  // Re-signs issued ID tokens when a test asks for a misbehaving server (see rewriteIdTokens).
+  let idTokenRewrite: IdTokenRewrite | undefined;
+  const foreignKey = await generateKeyPair('RS256');
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { id_token?: unknown } | undefined;
+    if (!idTokenRewrite || ctx.path !== '/oauth/token' || typeof body?.id_token !== 'string') return;
+    const claims = (idTokenRewrite.claims ?? ((original) => original))(decodeJwt(body.id_token));
+    const key = idTokenRewrite.signWithForeignKey ? foreignKey.privateKey : providerKey.privateKey;
+    body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: providerJwk.kid, typ: 'JWT' }).sign(key);
+  });
+
   // Scripted interaction: log in TEST_USER, then grant whatever was asked.
   provider.use(async (ctx, next) => {
     if (ctx.method !== 'GET' || !/^\/interaction\/[^/]+$/.test(ctx.path)) return next();
@@ -371,6 +398,9 @@ export async function startOidcProvider(options: StartOidcProviderOptions = {}):
     origin,
     clients,
     provider,
+    rewriteIdTokens: (rewrite) => {
+      idTokenRewrite = rewrite;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

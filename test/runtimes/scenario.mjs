@@ -172,7 +172,10 @@ export async function runScenario(sdk, config, print) {
   await check('management: an API error is a NotFoundError (ApiError) with its fields', async () => {
     const error = await caught(() => invitations.list('org_missing'));
     expect(error instanceof sdk.NotFoundError && error instanceof sdk.ApiError, `expected NotFoundError, got ${describe(error)}`);
-    expect(error instanceof sdk.IdPlatformError && sdk.IdPlatformError.is(error) && sdk.NotFoundError.is(error), 'it is an IdPlatformError (instanceof and IdPlatformError.is)');
+    expect(
+      error instanceof sdk.IdPlatformError && sdk.IdPlatformError.is(error) && sdk.NotFoundError.is(error),
+      'it is an IdPlatformError (instanceof and IdPlatformError.is)',
+    );
     const fields = { status: error.status, errorCode: error.errorCode, method: error.method, message: error.message };
     expect(error.status === 404 && error.errorCode === 'inexistent_organization' && error.method === 'GET', `fields: ${describe(fields)}`);
     expect(error.path.includes('org_missing') && error.message.length > 0, `path ${error.path}`);

@@ -1,0 +1,68 @@
+/**
+ * ID token signature verification against the tenant's `/.well-known/jwks.json`
+ * (OpenID Connect Core 3.1.3.7, item 6). Loaded with `import()` only when
+ * `idTokenVerification` is `'signature'`, so that browser bundles stay small.
+ */
+import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
+import { IdTokenValidationError } from '../core/errors.js';
+import type { IdTokenSettings, IdTokenValidationContext } from './id-token.js';
+
+/** After a key rotation, a key missing from the cached set refetches the set, at most this often. */
+const REFETCH_COOLDOWN_SEC = 30;
+
+type KeySet = ReturnType<typeof createLocalJWKSet>;
+
+interface CachedKeySet {
+  readonly keys: Promise<KeySet>;
+  /** Seconds since the epoch. */
+  readonly fetchedAt: number;
+}
+
+/** One cached key set per client (keyed by its ID token settings). */
+const cache = new WeakMap<IdTokenSettings, CachedKeySet>();
+
+function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext): CachedKeySet {
+  const keys = fetchJwks().then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
+  const entry = { keys, fetchedAt: now };
+  cache.set(settings, entry);
+  // A failed fetch is not cached: the next token tries again.
+  keys.catch(() => {
+    if (cache.get(settings) === entry) cache.delete(settings);
+  });
+  return entry;
+}
+
+/**
+ * Verifies the token's signature with the tenant's keys (fetched once and cached;
+ * fetched again when the token names a key the cached set lacks, at most every 30 s),
+ * accepting only `idTokenSigningAlg`. Throws `IdTokenValidationError` (`signature`
+ * or `alg`); a failure to fetch the keys throws the usual `AuthApiError` or `NetworkError`.
+ */
+export async function verifyIdTokenSignature(idToken: string, context: IdTokenValidationContext): Promise<void> {
+  const algorithms = [context.settings.signingAlg];
+  let entry = cache.get(context.settings) ?? fetchKeySet(context);
+  try {
+    await compactVerify(idToken, await entry.keys, { algorithms });
+  } catch (error) {
+    const stale = context.now - entry.fetchedAt >= REFETCH_COOLDOWN_SEC;
+    if (!(error instanceof errors.JWKSNoMatchingKey) || !stale) throw toValidationError(error);
+    entry = fetchKeySet(context);
+    await compactVerify(idToken, await entry.keys, { algorithms }).catch((retried: unknown) => {
+      throw toValidationError(retried);
+    });
+  }
+}
+
+function toValidationError(error: unknown): unknown {
+  if (!(error instanceof errors.JOSEError)) return error;
+  if (error instanceof errors.JOSEAlgNotAllowed) {
+    return new IdTokenValidationError('alg', 'The ID token is signed with an algorithm other than idTokenSigningAlg');
+  }
+  if (error instanceof errors.JWKSInvalid) {
+    return new IdTokenValidationError('signature', "The tenant's /.well-known/jwks.json is not a valid JSON Web Key Set");
+  }
+  if (error instanceof errors.JWKSNoMatchingKey) {
+    return new IdTokenValidationError('signature', "No key of the tenant's /.well-known/jwks.json matches the ID token");
+  }
+  return new IdTokenValidationError('signature', 'The ID token signature is invalid');
+}

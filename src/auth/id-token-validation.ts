@@ -1,0 +1,110 @@
+/**
+ * The checks of an ID token (OpenID Connect Core 3.1.3.7). Loaded with `import()`
+ * on the first ID token, so that jose's decoder is not in the eager browser bundle.
+ */
+import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
+import { IdTokenValidationError } from '../core/errors.js';
+import type { IdTokenClaims, IdTokenExpectations, IdTokenSettings, IdTokenValidationContext } from './id-token.js';
+
+/**
+ * Decodes `idToken` and checks, in this order: the header's `alg`, `iss`, `sub`,
+ * `aud`, `azp`, `exp`, `iat`, then `nonce`, the organization and `auth_time`
+ * when `expected` holds them, and finally the signature (when `verification` is
+ * `'signature'`). Returns the claims; throws `IdTokenValidationError` naming the
+ * first check that failed.
+ */
+export async function validateIdToken(
+  idToken: string,
+  context: IdTokenValidationContext,
+  expected: IdTokenExpectations,
+): Promise<IdTokenClaims> {
+  const { settings } = context;
+  const { alg, payload } = decode(idToken);
+  if (alg !== settings.signingAlg) {
+    fail('alg', `The ID token is signed with ${String(alg)}, but ${settings.signingAlg} is expected (option idTokenSigningAlg)`);
+  }
+  const claims = checkClaims(payload, settings, expected, context.now);
+  if (settings.verification === 'signature') {
+    const { verifyIdTokenSignature } = await import('./id-token-signature.js');
+    await verifyIdTokenSignature(idToken, context);
+  }
+  return claims;
+}
+
+function decode(idToken: string): { alg: unknown; payload: JWTPayload } {
+  try {
+    return { alg: decodeProtectedHeader(idToken).alg, payload: decodeJwt(idToken) };
+  } catch {
+    return fail('id_token', 'The id_token is not a readable JWT');
+  }
+}
+
+function fail(claim: string, message: string): never {
+  throw new IdTokenValidationError(claim, message);
+}
+
+/** The claim checks of 3.1.3.7 items 2–4 and 9–11, plus the organization of the login. */
+function checkClaims(payload: JWTPayload, settings: IdTokenSettings, expected: IdTokenExpectations, now: number): IdTokenClaims {
+  const { issuer, clientId, clockToleranceSec: tolerance } = settings;
+  const { iss, sub, aud, azp, exp, iat } = payload;
+  if (iss !== issuer) fail('iss', `The ID token's issuer (iss) is ${describe(iss)}, but ${issuer} is expected`);
+  if (typeof sub !== 'string' || sub === '') fail('sub', 'The ID token has no subject (sub)');
+  const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
+  if (!audiences.includes(clientId)) {
+    fail('aud', `The ID token's audience (aud) does not hold this client's id ${clientId}`);
+  }
+  if (audiences.length > 1 && azp === undefined) {
+    fail('azp', 'The ID token has several audiences but no authorized party (azp)');
+  }
+  if (azp !== undefined && azp !== clientId) {
+    fail('azp', `The ID token's authorized party (azp) is ${describe(azp)}, not this client's id ${clientId}`);
+  }
+  if (typeof exp !== 'number') fail('exp', 'The ID token has no expiry time (exp)');
+  if (now - tolerance >= exp) {
+    fail('exp', `The ID token expired at ${isoTime(exp)} (now ${isoTime(now)}, clock tolerance ${tolerance} s)`);
+  }
+  if (typeof iat !== 'number') fail('iat', 'The ID token has no issue time (iat)');
+  if (iat > now + tolerance) {
+    fail('iat', `The ID token was issued in the future, at ${isoTime(iat)} (now ${isoTime(now)}, clock tolerance ${tolerance} s)`);
+  }
+  checkLogin(payload, expected, now, tolerance);
+  return payload as IdTokenClaims;
+}
+
+/** The checks that depend on what the caller sent to `/authorize`: nonce, organization, max_age. */
+function checkLogin(payload: JWTPayload, expected: IdTokenExpectations, now: number, tolerance: number): void {
+  const { nonce, organization, maxAge } = expected;
+  if (nonce !== undefined && payload.nonce !== nonce) {
+    fail(
+      'nonce',
+      payload.nonce === undefined ? 'The ID token has no nonce' : "The ID token's nonce differs from the one given to the grant",
+    );
+  }
+  if (organization !== undefined) {
+    if (organization.startsWith('org_')) {
+      if (payload.org_id !== organization) {
+        fail('org_id', `The ID token's organization (org_id) is ${describe(payload.org_id)}, but ${organization} was asked for`);
+      }
+    } else if (typeof payload.org_name !== 'string' || payload.org_name !== organization.toLowerCase()) {
+      fail('org_name', `The ID token's organization (org_name) is ${describe(payload.org_name)}, but ${organization} was asked for`);
+    }
+  }
+  if (maxAge !== undefined) {
+    const authTime = payload.auth_time;
+    if (typeof authTime !== 'number') fail('auth_time', 'The ID token has no auth_time, though max_age was given');
+    if (now - tolerance > authTime + maxAge) {
+      fail(
+        'auth_time',
+        `The user authenticated at ${isoTime(authTime)}, longer ago than max_age (${maxAge} s, clock tolerance ${tolerance} s)`,
+      );
+    }
+  }
+}
+
+function describe(value: unknown): string {
+  return value === undefined ? 'missing' : JSON.stringify(value);
+}
+
+function isoTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}

@@ -1,0 +1,386 @@
+/**
+ * ID token validation (OIDC Core 3.1.3.7) of the grants that may return one, over
+ * msw: every claim check, the organization and max_age checks, the signature
+ * against the tenant's JWKS, and what the grants send (nonce and max_age never).
+ */
+
+import {
+  AuthenticationClient,
+  type AuthenticationClientOptions,
+  ConfigurationError,
+  IdPlatformError,
+  IdTokenValidationError,
+} from 'idplatform/auth';
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { delay, HttpResponse, http } from 'msw';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { createFakeClock } from '../helpers/clock.js';
+import { DOMAIN, ORIGIN, recordRequests, useMswServer } from '../helpers/server.js';
+
+const server = useMswServer();
+const requests = recordRequests(server);
+
+const NOW_SEC = Date.UTC(2026, 0, 1) / 1000;
+const CLIENT_ID = 'app';
+const ISSUER = `${ORIGIN}/`;
+const NONCE = 'n-0S6_WzA2Mj';
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+let tenantKey: KeyPair;
+let otherKey: KeyPair;
+let jwks: { keys: object[] };
+
+beforeAll(async () => {
+  tenantKey = await generateKeyPair('RS256', { extractable: true });
+  otherKey = await generateKeyPair('RS256', { extractable: true });
+  jwks = { keys: [{ ...(await exportJWK(tenantKey.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }] };
+});
+
+/** Valid claims for CLIENT_ID at NOW_SEC, with `overrides` merged in (an `undefined` value removes a claim). */
+function claims(overrides: Record<string, unknown> = {}): JWTPayload {
+  const all: Record<string, unknown> = {
+    iss: ISSUER,
+    sub: 'user-1',
+    aud: CLIENT_ID,
+    exp: NOW_SEC + 3600,
+    iat: NOW_SEC - 10,
+    nonce: NONCE,
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
+}
+
+/** An ID token signed by `key` (the tenant's by default) as `kid`. */
+async function idToken(payload: JWTPayload, { key = tenantKey, kid = 'k1', alg = 'RS256' } = {}): Promise<string> {
+  return new SignJWT(payload).setProtectedHeader({ alg, kid, typ: 'JWT' }).sign(key.privateKey);
+}
+
+function serveTokens(id_token: string) {
+  server.use(
+    http.post(`${ORIGIN}/oauth/token`, () =>
+      HttpResponse.json({ access_token: 'at', token_type: 'Bearer', expires_in: 60, id_token, refresh_token: 'rt' }),
+    ),
+  );
+}
+
+/** Serves the tenant's JWKS and counts how often it is fetched. */
+function serveJwks(body: () => object = () => jwks): { count: number } {
+  const fetched = { count: 0 };
+  server.use(
+    http.get(`${ORIGIN}/.well-known/jwks.json`, () => {
+      fetched.count += 1;
+      return HttpResponse.json(body());
+    }),
+  );
+  return fetched;
+}
+
+const clock = () => createFakeClock(NOW_SEC * 1000);
+function client(options: Partial<AuthenticationClientOptions> = {}) {
+  requests.length = 0;
+  return new AuthenticationClient({
+    domain: DOMAIN,
+    clientId: CLIENT_ID,
+    clientSecret: 'shh',
+    clock: clock(),
+    ...options,
+  } as AuthenticationClientOptions);
+}
+const codeGrant = { code: 'c', redirect_uri: 'https://app.example/cb', nonce: NONCE };
+
+/** Awaits `promise`, expecting an `IdTokenValidationError`, and returns it. */
+async function validationError(promise: Promise<unknown>): Promise<IdTokenValidationError> {
+  const error = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(IdTokenValidationError);
+  return error as IdTokenValidationError;
+}
+
+describe('a valid ID token', () => {
+  it('resolves with its claims, checked against the signature; nonce and max_age are not sent', async () => {
+    const token = await idToken(claims({ auth_time: NOW_SEC - 60, email: 'ada@example.com' }));
+    serveTokens(token);
+    const jwksFetches = serveJwks();
+    const result = await client().oauth.authorizationCodeGrant({ ...codeGrant, max_age: 300 });
+    expect(result.id_token).toBe(token);
+    expect(result.claims).toMatchObject({ iss: ISSUER, sub: 'user-1', aud: CLIENT_ID, nonce: NONCE, email: 'ada@example.com' });
+    expect(jwksFetches.count).toBe(1);
+    const form = Object.fromEntries(new URLSearchParams(await requests[0]!.text()));
+    expect(form).toEqual({
+      grant_type: 'authorization_code',
+      code: 'c',
+      redirect_uri: 'https://app.example/cb',
+      client_id: CLIENT_ID,
+      client_secret: 'shh',
+    });
+  });
+
+  it('a response without id_token has no claims and fetches no keys', async () => {
+    server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })));
+    const jwksFetches = serveJwks();
+    const result = await client().oauth.refreshTokenGrant({ refresh_token: 'rt' });
+    expect(result).not.toHaveProperty('claims');
+    expect(jwksFetches.count).toBe(0);
+  });
+
+  it('the key set is fetched once per client and cached', async () => {
+    serveTokens(await idToken(claims()));
+    const jwksFetches = serveJwks();
+    const auth = client();
+    await auth.oauth.authorizationCodeGrant(codeGrant);
+    await auth.oauth.authorizationCodeGrant(codeGrant);
+    await auth.oauth.refreshTokenGrant({ refresh_token: 'rt' });
+    expect(jwksFetches.count).toBe(1);
+  });
+
+  it('refreshTokenGrant, passwordGrant and passwordless.login validate theirs too', async () => {
+    serveTokens(await idToken(claims({ aud: 'someone-else' })));
+    serveJwks();
+    const auth = client();
+    expect((await validationError(auth.oauth.refreshTokenGrant({ refresh_token: 'rt' }))).claim).toBe('aud');
+    expect((await validationError(auth.oauth.passwordGrant({ username: 'ada', password: 'pw' }))).claim).toBe('aud');
+    const login = auth.passwordless.login({ connection: 'email', email: 'ada@example.com', code: '123456' });
+    expect((await validationError(login)).claim).toBe('aud');
+  });
+
+  it('clientCredentialsGrant does not look at id_token', async () => {
+    serveTokens('not-a-jwt');
+    await expect(client().oauth.clientCredentialsGrant({ audience: 'https://api' })).resolves.toMatchObject({ id_token: 'not-a-jwt' });
+  });
+});
+
+describe('each check of OIDC Core 3.1.3.7', () => {
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['a wrong issuer', { iss: 'https://evil.example/' }, 'iss'],
+    ['the issuer without its trailing slash', { iss: ORIGIN }, 'iss'],
+    ['no subject', { sub: undefined }, 'sub'],
+    ['a wrong audience', { aud: 'other-app' }, 'aud'],
+    ['several audiences without azp', { aud: ['other-app', CLIENT_ID] }, 'azp'],
+    ['several audiences with another azp', { aud: ['other-app', CLIENT_ID], azp: 'other-app' }, 'azp'],
+    ['an azp of another client', { azp: 'other-app' }, 'azp'],
+    ['expired beyond the 60 s tolerance', { exp: NOW_SEC - 61 }, 'exp'],
+    ['no exp', { exp: undefined }, 'exp'],
+    ['issued in the future beyond the tolerance', { iat: NOW_SEC + 61 }, 'iat'],
+    ['no iat', { iat: undefined }, 'iat'],
+    ['a wrong nonce', { nonce: 'another-nonce' }, 'nonce'],
+    ['no nonce though one was given', { nonce: undefined }, 'nonce'],
+  ];
+  it.each(cases)('%s → IdTokenValidationError on %s', async (_name, overrides, claim) => {
+    const token = await idToken(claims(overrides));
+    serveTokens(token);
+    serveJwks();
+    const error = await validationError(client().oauth.authorizationCodeGrant(codeGrant));
+    expect(error.claim).toBe(claim);
+    expect(error).toBeInstanceOf(IdPlatformError);
+    expect(error.message).not.toContain(token);
+    expect(JSON.stringify(error)).not.toContain(token);
+  });
+
+  it('accepts several audiences with azp = client id, and exp/iat within the tolerance', async () => {
+    serveTokens(await idToken(claims({ aud: ['other-app', CLIENT_ID], azp: CLIENT_ID, exp: NOW_SEC - 59, iat: NOW_SEC + 59 })));
+    serveJwks();
+    await expect(client().oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims.azp', CLIENT_ID);
+  });
+
+  it('clockToleranceSec widens or narrows the window', async () => {
+    serveTokens(await idToken(claims({ exp: NOW_SEC - 100 })));
+    serveJwks();
+    await expect(client({ clockToleranceSec: 120 }).oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims');
+    serveTokens(await idToken(claims({ iat: NOW_SEC + 5 })));
+    expect((await validationError(client({ clockToleranceSec: 0 }).oauth.authorizationCodeGrant(codeGrant))).claim).toBe('iat');
+  });
+
+  it('without a nonce given, the token’s nonce is not checked', async () => {
+    serveTokens(await idToken(claims({ nonce: 'whatever' })));
+    serveJwks();
+    await expect(client().oauth.authorizationCodeGrant({ code: 'c', redirect_uri: codeGrant.redirect_uri })).resolves.toHaveProperty(
+      'claims.nonce',
+      'whatever',
+    );
+  });
+
+  it('a token that is not a JWT fails as id_token', async () => {
+    serveTokens('not-a-jwt');
+    expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('id_token');
+  });
+});
+
+describe('organization and max_age', () => {
+  it('org_id must equal an organization id that was asked for; it is not sent', async () => {
+    serveTokens(await idToken(claims({ org_id: 'org_123' })));
+    serveJwks();
+    await expect(client().oauth.authorizationCodeGrant({ ...codeGrant, organization: 'org_123' })).resolves.toHaveProperty(
+      'claims.org_id',
+      'org_123',
+    );
+    expect(new URLSearchParams(await requests[0]!.text()).has('organization')).toBe(false);
+    const wrong = await validationError(client().oauth.authorizationCodeGrant({ ...codeGrant, organization: 'org_456' }));
+    expect(wrong.claim).toBe('org_id');
+  });
+
+  it('a missing org_id fails when an organization was asked for', async () => {
+    serveTokens(await idToken(claims()));
+    serveJwks();
+    expect((await validationError(client().oauth.authorizationCodeGrant({ ...codeGrant, organization: 'org_123' }))).claim).toBe('org_id');
+  });
+
+  it('an organization name is compared with org_name, case-insensitively', async () => {
+    serveTokens(await idToken(claims({ org_name: 'acme' })));
+    serveJwks();
+    await expect(client().oauth.authorizationCodeGrant({ ...codeGrant, organization: 'Acme' })).resolves.toHaveProperty('claims');
+    expect((await validationError(client().oauth.authorizationCodeGrant({ ...codeGrant, organization: 'globex' }))).claim).toBe('org_name');
+  });
+
+  it('refreshTokenGrant checks the organization too', async () => {
+    serveTokens(await idToken(claims({ org_id: 'org_9' })));
+    serveJwks();
+    expect((await validationError(client().oauth.refreshTokenGrant({ refresh_token: 'rt', organization: 'org_1' }))).claim).toBe('org_id');
+  });
+
+  it('max_age needs an auth_time no older than max_age plus the tolerance', async () => {
+    serveJwks();
+    serveTokens(await idToken(claims({ auth_time: NOW_SEC - 300 - 60 })));
+    await expect(client().oauth.authorizationCodeGrant({ ...codeGrant, max_age: 300 })).resolves.toHaveProperty('claims');
+    serveTokens(await idToken(claims({ auth_time: NOW_SEC - 300 - 61 })));
+    expect((await validationError(client().oauth.authorizationCodeGrant({ ...codeGrant, max_age: 300 }))).claim).toBe('auth_time');
+    serveTokens(await idToken(claims()));
+    expect((await validationError(client().oauth.authorizationCodeGrant({ ...codeGrant, max_age: 300 }))).claim).toBe('auth_time');
+  });
+});
+
+describe('signature and algorithm', () => {
+  it('a token signed by another key fails as signature', async () => {
+    serveTokens(await idToken(claims(), { key: otherKey }));
+    serveJwks();
+    const error = await validationError(client().oauth.authorizationCodeGrant(codeGrant));
+    expect(error).toMatchObject({ claim: 'signature', message: 'The ID token signature is invalid' });
+  });
+
+  it('a tampered payload fails as signature', async () => {
+    const [header, , signature] = (await idToken(claims())).split('.');
+    const forged = Buffer.from(JSON.stringify(claims({ sub: 'admin' }))).toString('base64url');
+    serveTokens(`${header}.${forged}.${signature}`);
+    serveJwks();
+    expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
+  });
+
+  it('with idTokenVerification: "claims" the signature is not checked and no keys are fetched', async () => {
+    serveTokens(await idToken(claims(), { key: otherKey }));
+    const jwksFetches = serveJwks();
+    await expect(client({ idTokenVerification: 'claims' }).oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims');
+    expect(jwksFetches.count).toBe(0);
+  });
+
+  it('a kid the cached set lacks refetches the set (key rotation), at most every 30 s', async () => {
+    const rotated = await generateKeyPair('RS256', { extractable: true });
+    let served = jwks;
+    const jwksFetches = serveJwks(() => served);
+    const testClock = clock();
+    const auth = client({ clock: testClock });
+    serveTokens(await idToken(claims()));
+    await auth.oauth.authorizationCodeGrant(codeGrant);
+    served = { keys: [...jwks.keys, { ...(await exportJWK(rotated.publicKey)), kid: 'k2', alg: 'RS256', use: 'sig' }] };
+    serveTokens(await idToken(claims(), { key: rotated, kid: 'k2' }));
+    // Within the cooldown: no refetch, the key is unknown.
+    expect((await validationError(auth.oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
+    expect(jwksFetches.count).toBe(1);
+    testClock.advance(30_000);
+    await expect(auth.oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims');
+    expect(jwksFetches.count).toBe(2);
+  });
+
+  it('an algorithm other than idTokenSigningAlg fails as alg, before any key is fetched', async () => {
+    const es = await generateKeyPair('ES256');
+    serveTokens(await idToken(claims(), { key: es, alg: 'ES256' }));
+    const jwksFetches = serveJwks();
+    expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('alg');
+    expect(jwksFetches.count).toBe(0);
+  });
+
+  it('HS256 (signed with a shared secret) fails as alg against the RS256 default', async () => {
+    const secret = new TextEncoder().encode('s'.repeat(32));
+    const token = await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    serveTokens(token);
+    expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('alg');
+  });
+
+  it('idTokenSigningAlg: "ES256" accepts ES256 tokens verified against the JWKS', async () => {
+    const es = await generateKeyPair('ES256', { extractable: true });
+    serveTokens(await idToken(claims(), { key: es, alg: 'ES256', kid: 'e1' }));
+    const esJwk = { ...(await exportJWK(es.publicKey)), kid: 'e1', alg: 'ES256', use: 'sig' };
+    serveJwks(() => ({ keys: [...jwks.keys, esJwk] }));
+    await expect(client({ idTokenSigningAlg: 'ES256' }).oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims');
+  });
+
+  it('a JWKS that cannot be fetched is the usual AuthApiError, and is fetched again next time', async () => {
+    serveTokens(await idToken(claims()));
+    server.use(
+      http.get(`${ORIGIN}/.well-known/jwks.json`, () => HttpResponse.json({ error: 'not_found' }, { status: 404 }), { once: true }),
+    );
+    const auth = client();
+    await expect(auth.oauth.authorizationCodeGrant(codeGrant)).rejects.toMatchObject({ name: 'AuthApiError', status: 404 });
+    const jwksFetches = serveJwks();
+    await expect(auth.oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims');
+    expect(jwksFetches.count).toBe(1);
+  });
+
+  it('the key set is fetched with the call’s timeoutMs and signal', async () => {
+    serveTokens(await idToken(claims()));
+    server.use(http.get(`${ORIGIN}/.well-known/jwks.json`, () => delay('infinite')));
+    const auth = client({ retry: false });
+    await expect(auth.oauth.authorizationCodeGrant(codeGrant, { timeoutMs: 50 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    const controller = new AbortController();
+    const pending = auth.oauth.authorizationCodeGrant(codeGrant, { signal: controller.signal });
+    const abortAtJwks = ({ request }: { request: Request }) => {
+      if (request.url.endsWith('/.well-known/jwks.json')) controller.abort(new Error('caller gave up'));
+    };
+    server.events.on('request:start', abortAtJwks);
+    try {
+      await expect(pending).rejects.toThrow('caller gave up');
+    } finally {
+      server.events.removeListener('request:start', abortAtJwks);
+    }
+  });
+
+  it('a malformed JWKS fails as signature', async () => {
+    serveTokens(await idToken(claims()));
+    serveJwks(() => ({ keys: 'none' }));
+    expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
+  });
+});
+
+describe('options', () => {
+  it.each([
+    [{ clockToleranceSec: -1 }, 'clockToleranceSec'],
+    [{ clockToleranceSec: Number.NaN }, 'clockToleranceSec'],
+    [{ idTokenSigningAlg: 'HS256' }, 'idTokenSigningAlg'],
+    [{ idTokenVerification: 'none' }, 'idTokenVerification'],
+  ])('%o is a ConfigurationError naming the option', (options, name) => {
+    expect(() => client(options as Partial<AuthenticationClientOptions>)).toThrow(ConfigurationError);
+    expect(() => client(options as Partial<AuthenticationClientOptions>)).toThrow(name);
+  });
+
+  it('in a browser, the default is claims only (no key fetch); Node defaults to the signature', async () => {
+    serveTokens(await idToken(claims(), { key: otherKey }));
+    const jwksFetches = serveJwks();
+    vi.stubGlobal('document', {});
+    try {
+      const browserClient = client({ clientSecret: undefined });
+      const grant = { ...codeGrant, code_verifier: 'v'.repeat(43) };
+      await expect(browserClient.oauth.authorizationCodeGrant(grant)).resolves.toHaveProperty('claims');
+      expect(jwksFetches.count).toBe(0);
+      const opted = client({ clientSecret: undefined, idTokenVerification: 'signature' });
+      expect((await validationError(opted.oauth.authorizationCodeGrant(grant))).claim).toBe('signature');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
+  });
+
+  it('max_age must be a non-negative number', async () => {
+    await expect(client().oauth.authorizationCodeGrant({ ...codeGrant, max_age: -5 })).rejects.toThrow('max_age');
+    expect(requests).toHaveLength(0);
+  });
+});
