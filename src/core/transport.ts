@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import { createApiError } from './errors.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
 import { parseRateLimit, type RateLimit } from './rate-limit.js';
+import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from './rate-limiter.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
 import type { TokenProvider } from './token-provider.js';
@@ -56,6 +57,8 @@ export interface TransportSettings {
   readonly fetch?: FetchLike | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly onResponse?: ((info: ResponseInfo) => void) | undefined;
+  /** Paces calls on the tenant's bucket; default: in memory, per client. */
+  readonly rateLimiter?: RateLimiter | undefined;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -69,9 +72,13 @@ export class Transport {
   readonly #settings: TransportSettings;
   readonly #http: KyInstance;
   readonly #checkScope: ScopeCheck = createScopeCheck();
+  readonly #rateLimiter: RateLimiter;
+  readonly #rateLimitKey: string;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    this.#rateLimiter = settings.rateLimiter ?? memoryRateLimiter(settings.clock);
+    this.#rateLimitKey = rateLimitKey(settings.baseUrl);
     this.#http = createHttpClient({ prefixUrl: settings.baseUrl, fetch: settings.fetch, headers: settings.headers });
   }
 
@@ -100,6 +107,7 @@ export class Transport {
   async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
     this.#checkScope(token, request.scope);
     const { options } = request;
+    await waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, options?.signal, { maxDelayMs: this.#settings.retry.maxDelayMs });
     const answer = await exchange(this.#http, {
       method: request.method,
       path: request.path,
@@ -109,11 +117,13 @@ export class Transport {
       timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
       signal: options?.signal,
     });
+    const rateLimit = parseRateLimit(answer.response.headers);
+    reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit);
     this.#settings.onResponse?.({
       method: request.method,
       path: `/${request.path}`,
       status: answer.response.status,
-      rateLimit: parseRateLimit(answer.response.headers),
+      rateLimit,
     });
     return answer;
   }

@@ -12,6 +12,7 @@ import type { Clock } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
 import { createHttpClient, type FetchLike } from '../core/http.js';
 import { resolveCommonOptions } from '../core/options.js';
+import type { RateLimiter } from '../core/rate-limiter.js';
 import type { RetryOptions } from '../core/retry.js';
 import {
   ClientCredentialsTokenProvider,
@@ -54,8 +55,10 @@ export interface ManagementClientOptions {
   validateResponses?: boolean | undefined;
   /** A custom `fetch` (an mTLS agent, a proxy, tests). Default: the global `fetch`. */
   fetch?: FetchLike | undefined;
-  /** Where client-credentials tokens are kept; share one between processes to share tokens. Default: in memory. */
+  /** Where client-credentials tokens are kept; share one between processes to share tokens (with `lock`, a cold fleet makes one token request). Default: in memory. */
   tokenCache?: TokenCache | undefined;
+  /** Paces calls on the tenant's rate-limit bucket; share one between processes to pace a fleet. Default: in memory, per client. */
+  rateLimiter?: RateLimiter | undefined;
   /** A cached token is renewed at most this long before it expires (short tokens: a tenth of their life). Default 60 000. */
   tokenRefreshSkewMs?: number | undefined;
   /** Extra headers on every request. */
@@ -82,7 +85,15 @@ export function resolveManagementOptions(options: ManagementClientOptions): Tran
     fetch: options.fetch,
     headers: options.headers,
     onResponse: options.onResponse,
+    rateLimiter: checkRateLimiter(options.rateLimiter),
   };
+}
+
+function checkRateLimiter(limiter: RateLimiter | undefined): RateLimiter | undefined {
+  if (limiter !== undefined && (typeof limiter?.wait !== 'function' || typeof limiter.update !== 'function')) {
+    throw new ConfigurationError('`rateLimiter` must have `wait(key, signal)` and `update(key, rateLimit)` methods');
+  }
+  return limiter;
 }
 
 function resolveTokenProvider(
@@ -132,6 +143,7 @@ function resolveTokenProvider(
     cache: options.tokenCache ?? memoryTokenCache(shared.clock),
     cacheKey: `idplatform:${endpoint.origin}:${clientId}:${audience}`,
     maxSkewMs,
+    clock: shared.clock,
   });
 }
 

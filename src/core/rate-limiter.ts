@@ -1,0 +1,123 @@
+import type { Clock } from './clock.js';
+import type { RateLimit } from './rate-limit.js';
+
+/** What {@link RateLimiter.wait} is told about the client it paces. */
+export interface RateLimiterWaitOptions {
+  /**
+   * The client's `retry.maxDelayMs`: a bucket that refills later than this is not
+   * waited for. The call is sent at once, and the server's 429 then throws
+   * `RateLimitError` under the retry rules, as it would without a limiter.
+   */
+  readonly maxDelayMs: number;
+}
+
+/**
+ * Paces Management API calls on the tenant's rate-limit bucket (spec section 8).
+ * Every call first awaits `wait`, and every response's `X-RateLimit-*` is passed
+ * to `update`, so calls queue while the bucket is known to be empty instead of
+ * collecting 429s. The default keeps the state in memory, per client; a shared
+ * store (`createRedisRateLimiter` from `idplatform/redis`) paces a fleet of
+ * processes as one. Both methods may be sync or async; a limiter that throws
+ * never fails a call (the call is sent unpaced).
+ */
+export interface RateLimiter {
+  /** Resolves when a call under `key` may be sent; rejects with the signal's reason when `signal` aborts. */
+  wait(key: string, signal: AbortSignal | undefined, options: RateLimiterWaitOptions): void | Promise<void>;
+  /** Records the bucket state a response reported for `key`. */
+  update(key: string, rateLimit: RateLimit): void | Promise<void>;
+}
+
+/**
+ * The known state of one bucket. `resetMs` is the server's reset epoch (never the
+ * local guess of one); `rolled` means that time has passed and the bucket is
+ * assumed full (`limit`) until a response reports the new window.
+ */
+export interface BucketState {
+  limit: number;
+  remaining: number;
+  resetMs: number;
+  rolled: boolean;
+}
+
+/**
+ * Takes one request from `state` at `nowMs`. Returns 0 when the call may go (a
+ * slot is reserved), or the milliseconds until the server's reset while the
+ * bucket is known to be empty. Once a full bucket's worth went out after a reset
+ * with no response reporting the new window, calls go (the server decides).
+ */
+export function takeFromBucket(state: BucketState | undefined, nowMs: number): number {
+  if (state === undefined) return 0;
+  if (!state.rolled && nowMs >= state.resetMs) {
+    state.rolled = true;
+    state.remaining = state.limit;
+  }
+  if (state.remaining > 0) {
+    state.remaining--;
+    return 0;
+  }
+  return state.rolled ? 0 : state.resetMs - nowMs;
+}
+
+/**
+ * The state after a response reported `rateLimit`: a later reset opens a new
+ * window; the same reset keeps the lower `remaining` (slots already reserved by
+ * calls in flight stay taken); an earlier reset, or the old window's reset after
+ * it has passed, is a stale response and changes nothing.
+ */
+export function updateBucket(state: BucketState | undefined, rateLimit: RateLimit): BucketState {
+  const resetMs = rateLimit.reset.getTime();
+  const reported = { limit: rateLimit.limit, remaining: rateLimit.remaining, resetMs, rolled: false };
+  if (state === undefined || resetMs > state.resetMs) return reported;
+  if (resetMs < state.resetMs || state.rolled) return state;
+  return { ...reported, remaining: Math.min(state.remaining, rateLimit.remaining) };
+}
+
+/**
+ * The default {@link RateLimiter}: bucket states in memory, so one process paces
+ * itself on `remaining` and concurrent calls stop sending once the bucket is
+ * empty, until the reset the server reported.
+ */
+export function memoryRateLimiter(clock: Clock): RateLimiter {
+  const buckets = new Map<string, BucketState>();
+  return {
+    async wait(key, signal, { maxDelayMs }) {
+      for (;;) {
+        const delayMs = takeFromBucket(buckets.get(key), clock.now());
+        if (delayMs <= 0 || delayMs > maxDelayMs) return;
+        await clock.sleep(delayMs, signal);
+      }
+    },
+    update(key, rateLimit) {
+      buckets.set(key, updateBucket(buckets.get(key), rateLimit));
+    },
+  };
+}
+
+/** The key of a Management API's bucket: one per tenant API, whoever the client is. */
+export function rateLimitKey(baseUrl: string): string {
+  return `idplatform:ratelimit:${baseUrl}`;
+}
+
+/** Awaits `limiter.wait`; a limiter failure lets the call go unpaced, only an abort is thrown. */
+export async function waitForRateLimit(
+  limiter: RateLimiter,
+  key: string,
+  signal: AbortSignal | undefined,
+  options: RateLimiterWaitOptions,
+): Promise<void> {
+  try {
+    await limiter.wait(key, signal, options);
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+  }
+}
+
+/** Passes a response's rate limit to `limiter.update`, ignoring the limiter's failures (the call has its answer). */
+export function reportRateLimit(limiter: RateLimiter, key: string, rateLimit: RateLimit | undefined): void {
+  if (rateLimit === undefined) return;
+  try {
+    Promise.resolve(limiter.update(key, rateLimit)).catch(() => {});
+  } catch {
+    // A synchronous failure is ignored the same way.
+  }
+}
