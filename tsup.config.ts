@@ -6,6 +6,7 @@ export default defineConfig({
     'management/index': 'src/management/index.ts',
     'auth/index': 'src/auth/index.ts',
     'testing/index': 'src/testing/index.ts',
+    'redis/index': 'src/redis/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

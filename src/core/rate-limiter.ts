@@ -22,10 +22,13 @@ export interface RateLimiterWaitOptions {
  */
 export interface RateLimiter {
   /** Resolves when a call under `key` may be sent; rejects with the signal's reason when `signal` aborts. */
-  wait(key: string, signal: AbortSignal | undefined, options: RateLimiterWaitOptions): void | Promise<void>;
+  wait(key: string, signal?: AbortSignal, options?: RateLimiterWaitOptions): void | Promise<void>;
   /** Records the bucket state a response reported for `key`. */
   update(key: string, rateLimit: RateLimit): void | Promise<void>;
 }
+
+/** The bound of a wait when the caller gives none: the default `retry.maxDelayMs`. */
+export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000 };
 
 /**
  * The known state of one bucket. `resetMs` is the server's reset epoch (never the
@@ -80,7 +83,7 @@ export function updateBucket(state: BucketState | undefined, rateLimit: RateLimi
 export function memoryRateLimiter(clock: Clock): RateLimiter {
   const buckets = new Map<string, BucketState>();
   return {
-    async wait(key, signal, { maxDelayMs }) {
+    async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
       for (;;) {
         const delayMs = takeFromBucket(buckets.get(key), clock.now());
         if (delayMs <= 0 || delayMs > maxDelayMs) return;
@@ -107,7 +110,7 @@ export async function waitForRateLimit(
 ): Promise<void> {
   try {
     await limiter.wait(key, signal, options);
-  } catch (error) {
+  } catch {
     if (signal?.aborted) throw signal.reason;
   }
 }
