@@ -31,48 +31,72 @@ export interface RateLimiter {
 export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000 };
 
 /**
- * The known state of one bucket. `resetMs` is the server's reset epoch (never the
- * local guess of one); `rolled` means that time has passed and the bucket is
- * assumed full (`limit`) until a response reports the new window.
+ * The known state of one bucket. `resetMs` is the server's reset epoch (never a
+ * local guess of one). `rolled` means that time has passed (or nothing was
+ * reported yet): calls go, and `taken` counts them until a response reports the
+ * new window, whose `remaining` then also counts the calls still in flight.
+ * `limit` 0 means not reported yet.
  */
 export interface BucketState {
   limit: number;
   remaining: number;
   resetMs: number;
   rolled: boolean;
+  taken: number;
+}
+
+/** A bucket nothing is known about yet. */
+export function unknownBucket(): BucketState {
+  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, taken: 0 };
 }
 
 /**
- * Takes one request from `state` at `nowMs`. Returns 0 when the call may go (a
- * slot is reserved), or the milliseconds until the server's reset while the
- * bucket is known to be empty. Once a full bucket's worth went out after a reset
- * with no response reporting the new window, calls go (the server decides).
+ * Takes one request from `state` at `nowMs`. Returns 0 when the call may go (its
+ * slot is counted), or the milliseconds until the server's reset while the bucket
+ * is known to be empty.
  */
-export function takeFromBucket(state: BucketState | undefined, nowMs: number): number {
-  if (state === undefined) return 0;
+export function takeFromBucket(state: BucketState, nowMs: number): number {
   if (!state.rolled && nowMs >= state.resetMs) {
     state.rolled = true;
-    state.remaining = state.limit;
+    state.taken = 0;
+  }
+  if (state.rolled) {
+    state.taken++;
+    return 0;
   }
   if (state.remaining > 0) {
     state.remaining--;
     return 0;
   }
-  return state.rolled ? 0 : state.resetMs - nowMs;
+  return state.resetMs - nowMs;
+}
+
+/** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */
+export function takeFromBucketOf(buckets: Map<string, BucketState>, key: string, nowMs: number): number {
+  let bucket = buckets.get(key);
+  if (bucket === undefined) {
+    bucket = unknownBucket();
+    buckets.set(key, bucket);
+  }
+  return takeFromBucket(bucket, nowMs);
 }
 
 /**
- * The state after a response reported `rateLimit`: a later reset opens a new
- * window; the same reset keeps the lower `remaining` (slots already reserved by
- * calls in flight stay taken); an earlier reset, or the old window's reset after
- * it has passed, is a stale response and changes nothing.
+ * The state after a response reported `rateLimit`: the same reset keeps the
+ * lower `remaining` (slots reserved by calls in flight stay taken); a later reset
+ * opens a new window, less the calls that went since the old one ended; an
+ * earlier reset, or the old window's reset after it has passed, is a stale
+ * response and changes nothing.
  */
 export function updateBucket(state: BucketState | undefined, rateLimit: RateLimit): BucketState {
   const resetMs = rateLimit.reset.getTime();
-  const reported = { limit: rateLimit.limit, remaining: rateLimit.remaining, resetMs, rolled: false };
-  if (state === undefined || resetMs > state.resetMs) return reported;
-  if (resetMs < state.resetMs || state.rolled) return state;
-  return { ...reported, remaining: Math.min(state.remaining, rateLimit.remaining) };
+  const { limit } = rateLimit;
+  if (state !== undefined && resetMs <= state.resetMs) {
+    if (resetMs < state.resetMs || state.rolled) return state;
+    return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining) };
+  }
+  const inFlight = state?.rolled ? state.taken : 0;
+  return { limit, remaining: Math.max(0, Math.min(rateLimit.remaining, limit - inFlight)), resetMs, rolled: false, taken: 0 };
 }
 
 /**
@@ -85,7 +109,7 @@ export function memoryRateLimiter(clock: Clock): RateLimiter {
   return {
     async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
       for (;;) {
-        const delayMs = takeFromBucket(buckets.get(key), clock.now());
+        const delayMs = takeFromBucketOf(buckets, key, clock.now());
         if (delayMs <= 0 || delayMs > maxDelayMs) return;
         await clock.sleep(delayMs, signal);
       }

@@ -93,9 +93,11 @@ export class Transport {
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
     const { tokens } = this.#settings;
     const signal = request.options?.signal;
+    await this.#paced(signal);
     let token = await tokens.getToken(signal);
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
+      await this.#paced(signal);
       token = await tokens.getToken(signal);
       answer = await this.#send(request, token);
     }
@@ -104,10 +106,14 @@ export class Transport {
     return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
   }
 
+  /** Waits while the tenant's bucket is known to be empty (before taking a token, which could expire meanwhile). */
+  #paced(signal: AbortSignal | undefined): Promise<void> {
+    return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, { maxDelayMs: this.#settings.retry.maxDelayMs });
+  }
+
   async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
     this.#checkScope(token, request.scope);
     const { options } = request;
-    await waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, options?.signal, { maxDelayMs: this.#settings.retry.maxDelayMs });
     const answer = await exchange(this.#http, {
       method: request.method,
       path: request.path,

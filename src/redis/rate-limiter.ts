@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../core/clock.js';
-import { type BucketState, DEFAULT_WAIT_OPTIONS, type RateLimiter, takeFromBucket, updateBucket } from '../core/rate-limiter.js';
+import { type BucketState, DEFAULT_WAIT_OPTIONS, type RateLimiter, takeFromBucketOf, updateBucket } from '../core/rate-limiter.js';
 import type { RedisClientLike } from './client.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
 import type { RedisAdapterOptions } from './options.js';
@@ -40,7 +40,7 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
         const delayMs = await run(
           ['EVAL', TAKE_FROM_BUCKET, 1, `${prefix}${key}`],
           (reply) => Number(reply),
-          () => takeFromBucket(local.get(key), clock.now()),
+          () => takeFromBucketOf(local, key, clock.now()),
         );
         if (!(delayMs > 0) || delayMs > maxDelayMs) return;
         await clock.sleep(delayMs, signal);

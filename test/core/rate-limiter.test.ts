@@ -7,6 +7,7 @@ import {
   type RateLimiter,
   reportRateLimit,
   takeFromBucket,
+  unknownBucket,
   updateBucket,
   waitForRateLimit,
 } from '../../src/core/rate-limiter.js';
@@ -22,8 +23,16 @@ const WAIT = { maxDelayMs: 60_000 };
 const rateLimit = (remaining: number, resetMs: number, limit = 50) => ({ limit, remaining, reset: new Date(resetMs) });
 
 describe('takeFromBucket and updateBucket', () => {
-  it('let a call go while nothing is known', () => {
-    expect(takeFromBucket(undefined, START)).toBe(0);
+  it('let calls go while nothing is known, counting them', () => {
+    const state = unknownBucket();
+    expect([takeFromBucket(state, START), takeFromBucket(state, START)]).toEqual([0, 0]);
+    expect(state.taken).toBe(2);
+  });
+
+  it('count the calls in flight on a cold start against the first window reported', () => {
+    const state = unknownBucket();
+    for (let call = 0; call < 5; call++) takeFromBucket(state, START);
+    expect(updateBucket(state, rateLimit(49, START + 5_000))).toMatchObject({ remaining: 45, rolled: false });
   });
 
   it('take the slots left, then answer the time until the server’s reset', () => {
@@ -32,12 +41,11 @@ describe('takeFromBucket and updateBucket', () => {
     expect(takeFromBucket(state, START + 1_000)).toBe(4_000);
   });
 
-  it('assume a full bucket once the reset has passed, and let calls go after it is used up', () => {
-    const state = updateBucket(undefined, rateLimit(0, START + 1_000, 2));
-    expect(takeFromBucket(state, START + 1_000)).toBe(0);
-    expect(takeFromBucket(state, START + 1_000)).toBe(0);
-    expect(state).toMatchObject({ remaining: 0, rolled: true });
-    expect(takeFromBucket(state, START + 1_000)).toBe(0);
+  it('let calls go once the reset has passed, and count them against the next window reported', () => {
+    const state = updateBucket(undefined, rateLimit(0, START + 1_000, 10));
+    for (let call = 0; call < 12; call++) expect(takeFromBucket(state, START + 1_000)).toBe(0);
+    expect(state).toMatchObject({ rolled: true, taken: 12 });
+    expect(updateBucket(state, rateLimit(9, START + 2_000, 10))).toMatchObject({ remaining: 0, resetMs: START + 2_000 });
   });
 
   it('keep the lower remaining of one window, ignore stale responses, and open a new window on a later reset', () => {
@@ -47,14 +55,13 @@ describe('takeFromBucket and updateBucket', () => {
     state = updateBucket(state, rateLimit(3, START + 4_000));
     expect(state.remaining).toBe(10);
     state = updateBucket(state, rateLimit(49, START + 6_000));
-    expect(state).toEqual({ limit: 50, remaining: 49, resetMs: START + 6_000, rolled: false });
+    expect(state).toEqual({ limit: 50, remaining: 49, resetMs: START + 6_000, rolled: false, taken: 0 });
   });
 
   it('ignore a response of the old window once it has rolled over', () => {
     const state = updateBucket(undefined, rateLimit(0, START + 1_000));
     takeFromBucket(state, START + 1_000);
     expect(updateBucket(state, rateLimit(0, START + 1_000))).toBe(state);
-    expect(state.remaining).toBe(49);
   });
 });
 

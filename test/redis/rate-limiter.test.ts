@@ -41,21 +41,24 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
   });
   afterEach(() => redis.close());
 
-  it('lets calls go while nothing is known', async () => {
+  it('lets calls go while nothing is known, and counts them against the first window reported', async () => {
     const clock = recordingClock();
     const limiter = createRedisRateLimiter(redis.client, { clock });
-    await limiter.wait(KEY, undefined, WAIT);
+    for (let call = 0; call < 3; call++) await limiter.wait(KEY, undefined, WAIT);
     expect(clock.sleeps).toEqual([]);
+    await limiter.update(KEY, { limit: 50, remaining: 49, reset: new Date(Date.now() + 30_000) });
+    expect(await redis.command('HGET', KEY, 'remaining')).toBe('47');
   });
 
   it('stores a response’s bucket state under prefix + key in one hash', async () => {
     const limiter = createRedisRateLimiter(redis.client, { prefix: 'svc:' });
     const reset = new Date(Date.now() + 30_000);
     await limiter.update(KEY, { limit: 50, remaining: 7, reset });
-    expect(await redis.command('HMGET', `svc:${KEY}`, 'limit', 'remaining', 'reset', 'rolled')).toEqual([
+    expect(await redis.command('HMGET', `svc:${KEY}`, 'limit', 'remaining', 'reset', 'rolled', 'taken')).toEqual([
       '50',
       '7',
       String(reset.getTime()),
+      '0',
       '0',
     ]);
     const pttl = Number(await redis.command('PTTL', `svc:${KEY}`));
