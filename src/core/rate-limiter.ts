@@ -34,7 +34,7 @@ export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000
  * The known state of one bucket. `resetMs` is the server's reset epoch (never a
  * local guess of one). `rolled` means that time has passed (or nothing was
  * reported yet): calls go, and `taken` counts them until a response reports the
- * new window, whose `remaining` then also counts the calls still in flight.
+ * new window. `pending` counts calls sent and not yet answered (at most `limit`).
  * `limit` 0 means not reported yet.
  */
 export interface BucketState {
@@ -43,11 +43,12 @@ export interface BucketState {
   resetMs: number;
   rolled: boolean;
   taken: number;
+  pending: number;
 }
 
 /** A bucket nothing is known about yet. */
 export function unknownBucket(): BucketState {
-  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, taken: 0 };
+  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, taken: 0, pending: 0 };
 }
 
 /**
@@ -60,15 +61,11 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
     state.rolled = true;
     state.taken = 0;
   }
-  if (state.rolled) {
-    state.taken++;
-    return 0;
-  }
-  if (state.remaining > 0) {
-    state.remaining--;
-    return 0;
-  }
-  return state.resetMs - nowMs;
+  if (state.rolled) state.taken++;
+  else if (state.remaining > 0) state.remaining--;
+  else return state.resetMs - nowMs;
+  if (state.limit === 0 || state.pending < state.limit) state.pending++;
+  return 0;
 }
 
 /** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */
@@ -84,19 +81,21 @@ export function takeFromBucketOf(buckets: Map<string, BucketState>, key: string,
 /**
  * The state after a response reported `rateLimit`: the same reset keeps the
  * lower `remaining` (slots reserved by calls in flight stay taken); a later reset
- * opens a new window, less the calls that went since the old one ended; an
- * earlier reset, or the old window's reset after it has passed, is a stale
- * response and changes nothing.
+ * opens a new window, less the calls that may land in it uncounted (those that
+ * went since the old window ended, or else those still in flight); an earlier
+ * reset, or the old window's reset after it has passed, is a stale response and
+ * changes only the count of calls in flight.
  */
 export function updateBucket(state: BucketState | undefined, rateLimit: RateLimit): BucketState {
   const resetMs = rateLimit.reset.getTime();
   const { limit } = rateLimit;
+  const pending = Math.max(0, (state?.pending ?? 0) - 1);
   if (state !== undefined && resetMs <= state.resetMs) {
-    if (resetMs < state.resetMs || state.rolled) return state;
-    return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining) };
+    if (resetMs < state.resetMs || state.rolled) return { ...state, pending };
+    return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining), pending };
   }
-  const inFlight = state?.rolled ? state.taken : 0;
-  return { limit, remaining: Math.max(0, Math.min(rateLimit.remaining, limit - inFlight)), resetMs, rolled: false, taken: 0 };
+  const remaining = state?.rolled ? Math.min(rateLimit.remaining, limit - state.taken) : rateLimit.remaining - pending;
+  return { limit, remaining: Math.max(0, remaining), resetMs, rolled: false, taken: 0, pending };
 }
 
 /**

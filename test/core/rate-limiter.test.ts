@@ -55,13 +55,20 @@ describe('takeFromBucket and updateBucket', () => {
     state = updateBucket(state, rateLimit(3, START + 4_000));
     expect(state.remaining).toBe(10);
     state = updateBucket(state, rateLimit(49, START + 6_000));
-    expect(state).toEqual({ limit: 50, remaining: 49, resetMs: START + 6_000, rolled: false, taken: 0 });
+    expect(state).toEqual({ limit: 50, remaining: 49, resetMs: START + 6_000, rolled: false, taken: 0, pending: 0 });
+  });
+
+  it('count the calls still in flight against a new window reported before the old one’s reset', () => {
+    const state = updateBucket(undefined, rateLimit(100, START + 5_000, 100));
+    for (let call = 0; call < 10; call++) takeFromBucket(state, START + 4_000);
+    expect(state.pending).toBe(10);
+    expect(updateBucket(state, rateLimit(99, START + 10_000, 100))).toMatchObject({ remaining: 90, pending: 9 });
   });
 
   it('ignore a response of the old window once it has rolled over', () => {
     const state = updateBucket(undefined, rateLimit(0, START + 1_000));
     takeFromBucket(state, START + 1_000);
-    expect(updateBucket(state, rateLimit(0, START + 1_000))).toBe(state);
+    expect(updateBucket(state, rateLimit(0, START + 1_000))).toEqual({ ...state, pending: 0 });
   });
 });
 

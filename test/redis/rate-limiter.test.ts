@@ -54,10 +54,11 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     const limiter = createRedisRateLimiter(redis.client, { prefix: 'svc:' });
     const reset = new Date(Date.now() + 30_000);
     await limiter.update(KEY, { limit: 50, remaining: 7, reset });
-    expect(await redis.command('HMGET', `svc:${KEY}`, 'limit', 'remaining', 'reset', 'rolled', 'taken')).toEqual([
+    expect(await redis.command('HMGET', `svc:${KEY}`, 'limit', 'remaining', 'reset', 'rolled', 'taken', 'pending')).toEqual([
       '50',
       '7',
       String(reset.getTime()),
+      '0',
       '0',
       '0',
     ]);
@@ -91,6 +92,9 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     expect(await state()).toEqual(['10', String(reset)]);
     await limiter.update(KEY, { limit: 50, remaining: 49, reset: new Date(reset + 1_000) });
     expect(await state()).toEqual(['49', String(reset + 1_000)]);
+    for (let call = 0; call < 4; call++) await limiter.wait(KEY, undefined, WAIT);
+    await limiter.update(KEY, { limit: 50, remaining: 49, reset: new Date(reset + 2_000) });
+    expect(await state()).toEqual(['46', String(reset + 2_000)]);
   });
 
   it('does not sleep a wait longer than maxDelayMs: the call goes, for the server’s 429 to decide', async () => {
