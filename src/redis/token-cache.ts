@@ -4,11 +4,6 @@ import type { RedisClientLike } from './client.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
 import type { RedisAdapterOptions } from './options.js';
 
-/** Stores a token and releases its lock in one step. */
-const SET_AND_UNLOCK = `redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('DEL', KEYS[2])
-return 1`;
-
 /** Options of {@link createRedisTokenCache}. */
 export type RedisTokenCacheOptions = RedisAdapterOptions;
 
@@ -44,8 +39,14 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
     async set(key, token, ttlMs) {
       local.set(key, token, ttlMs);
       const px = Math.max(1, Math.floor(ttlMs));
+      // Two one-key commands rather than a script over both keys, so that a Redis Cluster may keep them on different nodes.
       await run(
-        ['EVAL', SET_AND_UNLOCK, 2, tokenKey(key), lockKey(key), token, px],
+        ['SET', tokenKey(key), token, 'PX', px],
+        () => undefined,
+        () => undefined,
+      );
+      await run(
+        ['DEL', lockKey(key)],
         () => undefined,
         () => undefined,
       );
