@@ -7,6 +7,7 @@ export default defineConfig({
     'auth/index': 'src/auth/index.ts',
     'testing/index': 'src/testing/index.ts',
     'testing/msw/index': 'src/testing/msw/index.ts',
+    'redis/index': 'src/redis/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

@@ -1,5 +1,6 @@
-import type { Clock } from './clock.js';
+import { type Clock, systemClock } from './clock.js';
 import { TokenRequestError } from './errors.js';
+import { waitForSharedToken } from './token-lock.js';
 
 /** Where a `ManagementClient` gets the bearer token of each request. */
 export interface TokenProvider {
@@ -16,13 +17,20 @@ export interface TokenProvider {
  * Where client-credentials tokens are kept between requests. The default keeps
  * them in memory; a shared store (Redis, a file, …) lets many processes share one
  * token and stay within the platform's machine-to-machine token quota.
- * Both methods may be sync or async.
+ * All methods may be sync or async.
  */
 export interface TokenCache {
   /** The cached token for `key`, or `undefined`/`null` when there is none (or it expired). */
   get(key: string): string | undefined | null | Promise<string | undefined | null>;
   /** Keeps `token` under `key` for `ttlMs` milliseconds. */
   set(key: string, token: string, ttlMs: number): void | Promise<void>;
+  /**
+   * Optional: takes the right to fetch the token of `key` for `ttlMs` (like Redis
+   * `SET NX PX`); `true` when this caller got it. The holder's `set` of `key`
+   * should release it. With `lock`, a cold fleet makes one token request: the
+   * others wait (bounded) for the holder's token in the cache.
+   */
+  lock?(key: string, ttlMs: number): boolean | Promise<boolean>;
 }
 
 /** A bearer token string, or a function returning one (sync or async), given by the caller. */
@@ -69,6 +77,8 @@ export interface ClientCredentialsTokenProviderOptions {
   readonly cacheKey: string;
   /** The most time before expiry at which a token is refreshed; short-lived tokens use a tenth of their life instead. */
   readonly maxSkewMs: number;
+  /** Time for waiting on another process's token (with `cache.lock`). Default: the system clock. */
+  readonly clock?: Pick<Clock, 'now' | 'sleep'> | undefined;
 }
 
 /** Lifetime assumed when the server sends no `expires_in`. */
@@ -112,6 +122,9 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     try {
       const cached = await cache.get(cacheKey);
       if (cached && cached !== this.#rejected) return cached;
+      const clock = this.#options.clock ?? systemClock;
+      const shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock });
+      if (shared) return shared;
       const issued = await fetchToken();
       const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
       const ttlMs = lifetimeMs - Math.min(maxSkewMs, lifetimeMs / 10);

@@ -4,6 +4,7 @@ import { createApiError } from './errors.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
 import type { RequestOptions, ResponseInfo } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
+import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from './rate-limiter.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
 import type { TokenProvider } from './token-provider.js';
@@ -37,6 +38,8 @@ export interface TransportSettings {
   readonly fetch?: FetchLike | undefined;
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly onResponse?: ((info: ResponseInfo) => void) | undefined;
+  /** Paces calls on the tenant's bucket; default: in memory, per client. */
+  readonly rateLimiter?: RateLimiter | undefined;
 }
 
 /**
@@ -48,9 +51,13 @@ export class Transport {
   readonly #settings: TransportSettings;
   readonly #http: KyInstance;
   readonly #checkScope: ScopeCheck = createScopeCheck();
+  readonly #rateLimiter: RateLimiter;
+  readonly #rateLimitKey: string;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
+    this.#rateLimiter = settings.rateLimiter ?? memoryRateLimiter(settings.clock);
+    this.#rateLimitKey = rateLimitKey(settings.baseUrl);
     this.#http = createHttpClient({ prefixUrl: settings.baseUrl, fetch: settings.fetch, headers: settings.headers });
   }
 
@@ -65,15 +72,22 @@ export class Transport {
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
     const { tokens } = this.#settings;
     const signal = request.options?.signal;
+    await this.#paced(signal);
     let token = await tokens.getToken(signal);
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
+      await this.#paced(signal);
       token = await tokens.getToken(signal);
       answer = await this.#send(request, token);
     }
     const { response, body } = answer;
     if (!response.ok) throw toApiError(request, response, body, [token]);
     return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
+  }
+
+  /** Waits while the tenant's bucket is known to be empty (before taking a token, which could expire meanwhile). */
+  #paced(signal: AbortSignal | undefined): Promise<void> {
+    return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, { maxDelayMs: this.#settings.retry.maxDelayMs });
   }
 
   async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
@@ -88,11 +102,13 @@ export class Transport {
       timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
       signal: options?.signal,
     });
+    const rateLimit = parseRateLimit(answer.response.headers);
+    reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit);
     this.#settings.onResponse?.({
       method: request.method,
       path: `/${request.path}`,
       status: answer.response.status,
-      rateLimit: parseRateLimit(answer.response.headers),
+      rateLimit,
     });
     return answer;
   }

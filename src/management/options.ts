@@ -4,6 +4,7 @@ import { resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
 import { createHttpClient } from '../core/http.js';
 import { type CommonClientOptions, type CommonSettings, resolveCommonOptions, type TenantLocation } from '../core/options.js';
+import type { RateLimiter } from '../core/rate-limiter.js';
 import { createTokenEndpoint, requestToken } from '../core/token-endpoint.js';
 import {
   ClientCredentialsTokenProvider,
@@ -35,7 +36,7 @@ export interface ClientCredentialsGrantOptions {
   clientId: string;
   /** Audience of the client-credentials token. Default `https://{domain}/api/v2/` (with `baseUrl`: `{baseUrl}/`). */
   audience?: string | undefined;
-  /** Where client-credentials tokens are kept; share one between processes to share tokens. Default: in memory. */
+  /** Where client-credentials tokens are kept; share one between processes to share tokens (with `lock`, a cold fleet makes one token request). Default: in memory. */
   tokenCache?: TokenCache | undefined;
   /** A cached token is renewed at most this long before it expires (short tokens: a tenth of their life). Default 60 000. */
   tokenRefreshSkewMs?: number | undefined;
@@ -71,6 +72,8 @@ export type ManagementClientOptions = CommonClientOptions &
   TenantLocation & {
     /** Check every response body against its schema. Default `true`. */
     validateResponses?: boolean | undefined;
+    /** Paces calls on the tenant's rate-limit bucket; share one between processes to pace a fleet. Default: in memory, per client. */
+    rateLimiter?: RateLimiter | undefined;
   } & (BearerTokenOptions | ClientSecretGrantOptions | ClientAssertionGrantOptions);
 
 /** The options of the client-credentials grant that make no sense with `token`. */
@@ -91,7 +94,15 @@ export function resolveManagementOptions(options: ManagementClientOptions): Tran
     ...common,
     tokens: resolveTokenProvider(options, common),
     validateResponses: options.validateResponses ?? true,
+    rateLimiter: checkRateLimiter(options.rateLimiter),
   };
+}
+
+function checkRateLimiter(limiter: RateLimiter | undefined): RateLimiter | undefined {
+  if (limiter !== undefined && (typeof limiter?.wait !== 'function' || typeof limiter.update !== 'function')) {
+    throw new ConfigurationError('`rateLimiter` must have `wait(key, signal)` and `update(key, rateLimit)` methods');
+  }
+  return limiter;
 }
 
 function resolveTokenProvider(options: ManagementClientOptions, common: CommonSettings): TokenProvider {
@@ -141,5 +152,6 @@ function resolveTokenProvider(options: ManagementClientOptions, common: CommonSe
     cache: options.tokenCache ?? memoryTokenCache(common.clock),
     cacheKey: `idplatform:${common.origin}:${credentials.clientId}:${audience}`,
     maxSkewMs,
+    clock: common.clock,
   });
 }

@@ -1,0 +1,149 @@
+import type { Clock } from './clock.js';
+import type { RateLimit } from './rate-limit.js';
+
+/** What {@link RateLimiter.wait} is told about the client it paces. */
+export interface RateLimiterWaitOptions {
+  /**
+   * The client's `retry.maxDelayMs`: a bucket that refills later than this is not
+   * waited for. The call is sent at once, and the server's 429 then throws
+   * `RateLimitError` under the retry rules, as it would without a limiter.
+   */
+  readonly maxDelayMs: number;
+}
+
+/**
+ * Paces Management API calls on the tenant's rate-limit bucket (spec section 8).
+ * Every call first awaits `wait`, and every response's `X-RateLimit-*` is passed
+ * to `update`, so calls queue while the bucket is known to be empty instead of
+ * collecting 429s. The default keeps the state in memory, per client; a shared
+ * store (`createRedisRateLimiter` from `idplatform/redis`) paces a fleet of
+ * processes as one. Both methods may be sync or async; a limiter that throws
+ * never fails a call (the call is sent unpaced).
+ */
+export interface RateLimiter {
+  /** Resolves when a call under `key` may be sent; rejects with the signal's reason when `signal` aborts. */
+  wait(key: string, signal?: AbortSignal, options?: RateLimiterWaitOptions): void | Promise<void>;
+  /** Records the bucket state a response reported for `key`. */
+  update(key: string, rateLimit: RateLimit): void | Promise<void>;
+}
+
+/** The bound of a wait when the caller gives none: the default `retry.maxDelayMs`. */
+export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000 };
+
+/**
+ * The known state of one bucket. `resetMs` is the server's reset epoch (never a
+ * local guess of one). `rolled` means that time has passed (or nothing was
+ * reported yet): calls go, and `taken` counts them until a response reports the
+ * new window. `pending` counts calls sent and not yet answered (at most `limit`).
+ * `limit` 0 means not reported yet.
+ */
+export interface BucketState {
+  limit: number;
+  remaining: number;
+  resetMs: number;
+  rolled: boolean;
+  taken: number;
+  pending: number;
+}
+
+/** A bucket nothing is known about yet. */
+export function unknownBucket(): BucketState {
+  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, taken: 0, pending: 0 };
+}
+
+/**
+ * Takes one request from `state` at `nowMs`. Returns 0 when the call may go (its
+ * slot is counted), or the milliseconds until the server's reset while the bucket
+ * is known to be empty.
+ */
+export function takeFromBucket(state: BucketState, nowMs: number): number {
+  if (!state.rolled && nowMs >= state.resetMs) {
+    state.rolled = true;
+    state.taken = 0;
+  }
+  if (state.rolled) state.taken++;
+  else if (state.remaining > 0) state.remaining--;
+  else return state.resetMs - nowMs;
+  if (state.limit === 0 || state.pending < state.limit) state.pending++;
+  return 0;
+}
+
+/** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */
+export function takeFromBucketOf(buckets: Map<string, BucketState>, key: string, nowMs: number): number {
+  let bucket = buckets.get(key);
+  if (bucket === undefined) {
+    bucket = unknownBucket();
+    buckets.set(key, bucket);
+  }
+  return takeFromBucket(bucket, nowMs);
+}
+
+/**
+ * The state after a response reported `rateLimit`: the same reset keeps the
+ * lower `remaining` (slots reserved by calls in flight stay taken); a later reset
+ * opens a new window, less the calls that may land in it uncounted (those that
+ * went since the old window ended, or else those still in flight); an earlier
+ * reset, or the old window's reset after it has passed, is a stale response and
+ * changes only the count of calls in flight.
+ */
+export function updateBucket(state: BucketState | undefined, rateLimit: RateLimit): BucketState {
+  const resetMs = rateLimit.reset.getTime();
+  const { limit } = rateLimit;
+  const pending = Math.max(0, (state?.pending ?? 0) - 1);
+  if (state !== undefined && resetMs <= state.resetMs) {
+    if (resetMs < state.resetMs || state.rolled) return { ...state, pending };
+    return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining), pending };
+  }
+  const remaining = state?.rolled ? Math.min(rateLimit.remaining, limit - state.taken) : rateLimit.remaining - pending;
+  return { limit, remaining: Math.max(0, remaining), resetMs, rolled: false, taken: 0, pending };
+}
+
+/**
+ * The default {@link RateLimiter}: bucket states in memory, so one process paces
+ * itself on `remaining` and concurrent calls stop sending once the bucket is
+ * empty, until the reset the server reported.
+ */
+export function memoryRateLimiter(clock: Clock): RateLimiter {
+  const buckets = new Map<string, BucketState>();
+  return {
+    async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
+      for (;;) {
+        const delayMs = takeFromBucketOf(buckets, key, clock.now());
+        if (delayMs <= 0 || delayMs > maxDelayMs) return;
+        await clock.sleep(delayMs, signal);
+      }
+    },
+    update(key, rateLimit) {
+      buckets.set(key, updateBucket(buckets.get(key), rateLimit));
+    },
+  };
+}
+
+/** The key of a Management API's bucket: one per tenant API, whoever the client is. */
+export function rateLimitKey(baseUrl: string): string {
+  return `idplatform:ratelimit:${baseUrl}`;
+}
+
+/** Awaits `limiter.wait`; a limiter failure lets the call go unpaced, only an abort is thrown. */
+export async function waitForRateLimit(
+  limiter: RateLimiter,
+  key: string,
+  signal: AbortSignal | undefined,
+  options: RateLimiterWaitOptions,
+): Promise<void> {
+  try {
+    await limiter.wait(key, signal, options);
+  } catch {
+    if (signal?.aborted) throw signal.reason;
+  }
+}
+
+/** Passes a response's rate limit to `limiter.update`, ignoring the limiter's failures (the call has its answer). */
+export function reportRateLimit(limiter: RateLimiter, key: string, rateLimit: RateLimit | undefined): void {
+  if (rateLimit === undefined) return;
+  try {
+    Promise.resolve(limiter.update(key, rateLimit)).catch(() => {});
+  } catch {
+    // A synchronous failure is ignored the same way.
+  }
+}

@@ -1,0 +1,59 @@
+import { type Clock, systemClock } from '../core/clock.js';
+import { type BucketState, DEFAULT_WAIT_OPTIONS, type RateLimiter, takeFromBucketOf, updateBucket } from '../core/rate-limiter.js';
+import type { RedisClientLike } from './client.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
+import type { RedisAdapterOptions } from './options.js';
+import { TAKE_FROM_BUCKET, UPDATE_BUCKET } from './scripts.js';
+
+/** Options of {@link createRedisRateLimiter}. */
+export interface RedisRateLimiterOptions extends RedisAdapterOptions {
+  /** The clock this process sleeps with; for tests. Default: the system clock. */
+  readonly clock?: Clock | undefined;
+}
+
+/**
+ * A `rateLimiter` on Redis: one bucket state per tenant API, shared by every
+ * process. Each response's `X-RateLimit-*` updates it (one Lua script, atomic);
+ * each call takes a slot (another script) or, while the bucket is known to be
+ * empty, sleeps until the reset the server reported, then tries again. Waits
+ * are abortable and bounded by the client's `retry.maxDelayMs`: a longer one is
+ * not slept, the call is sent, and the server's 429 throws `RateLimitError`.
+ *
+ * The state lives under `{prefix}idplatform:ratelimit:{baseUrl}` (a hash that
+ * expires a minute after the reset). When Redis is down, slow or not connected,
+ * the limiter paces this process alone, from memory: calls never fail because
+ * of it.
+ *
+ * ```ts
+ * const redis = await createClient({ url }).connect();   // or: new Redis(url) (ioredis)
+ * const management = new ManagementClient({ domain, clientId, clientSecret, rateLimiter: createRedisRateLimiter(redis) });
+ * ```
+ */
+export function createRedisRateLimiter(client: RedisClientLike, options: RedisRateLimiterOptions = {}): RateLimiter {
+  const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, clock = systemClock } = options;
+  const run = redisOrLocal(client, commandTimeoutMs);
+  const local = new Map<string, BucketState>();
+  return {
+    async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
+      for (;;) {
+        if (signal?.aborted) throw signal.reason;
+        const delayMs = await run(
+          ['EVAL', TAKE_FROM_BUCKET, 1, `${prefix}${key}`],
+          (reply) => Number(reply),
+          () => takeFromBucketOf(local, key, clock.now()),
+        );
+        if (!(delayMs > 0) || delayMs > maxDelayMs) return;
+        await clock.sleep(delayMs, signal);
+      }
+    },
+    async update(key, rateLimit) {
+      local.set(key, updateBucket(local.get(key), rateLimit));
+      const { limit, remaining, reset } = rateLimit;
+      await run(
+        ['EVAL', UPDATE_BUCKET, 1, `${prefix}${key}`, limit, remaining, reset.getTime()],
+        () => undefined,
+        () => undefined,
+      );
+    },
+  };
+}

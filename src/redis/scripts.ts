@@ -1,0 +1,62 @@
+/**
+ * The Lua scripts of the shared rate limiter: each runs atomically in Redis, and
+ * both read "now" from Redis (`TIME`), one clock for the whole fleet, compared
+ * with the reset epoch the API server reported. They follow `takeFromBucket` and
+ * `updateBucket` of the in-memory limiter (src/core/rate-limiter.ts) step by step.
+ * State: a hash with `limit`, `remaining`, `reset` (epoch ms), `rolled`, `taken`
+ * and `pending`.
+ */
+
+/** KEYS[1] the bucket. Returns 0 (go; the slot is counted) or the milliseconds until the reported reset. */
+export const TAKE_FROM_BUCKET = `local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'limit', 'pending')
+if not state[2] then
+  redis.call('HSET', KEYS[1], 'limit', 0, 'remaining', 0, 'reset', 0, 'rolled', '1', 'taken', 0, 'pending', 0)
+  redis.call('PEXPIRE', KEYS[1], 60000)
+  state = { '0', '0', '1', '0', '0' }
+end
+local remaining = tonumber(state[1])
+local reset = tonumber(state[2])
+local rolled = state[3] == '1'
+local limit = tonumber(state[4])
+if not rolled and now >= reset then
+  rolled = true
+  redis.call('HSET', KEYS[1], 'rolled', '1', 'taken', 0)
+end
+if rolled then
+  redis.call('HINCRBY', KEYS[1], 'taken', 1)
+elseif remaining > 0 then
+  redis.call('HINCRBY', KEYS[1], 'remaining', -1)
+else
+  return reset - now
+end
+if limit == 0 or tonumber(state[5] or '0') < limit then redis.call('HINCRBY', KEYS[1], 'pending', 1) end
+return 0`;
+
+/** KEYS[1] the bucket; ARGV limit, remaining, reset (epoch ms) of a response. Kept a minute past the reset. */
+export const UPDATE_BUCKET = `local limit = tonumber(ARGV[1])
+local remaining = tonumber(ARGV[2])
+local reset = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'taken', 'pending')
+local storedReset = tonumber(state[2])
+local rolled = state[3] == '1'
+local pending = math.max(0, tonumber(state[5] or '0') - 1)
+if storedReset and reset <= storedReset then
+  if reset < storedReset or rolled then
+    redis.call('HSET', KEYS[1], 'pending', pending)
+    return 0
+  end
+  redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.min(remaining, tonumber(state[1])), 'pending', pending)
+  return 1
+end
+if rolled then
+  remaining = math.min(remaining, limit - tonumber(state[4] or '0'))
+else
+  remaining = remaining - pending
+end
+redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.max(0, remaining), 'reset', reset, 'rolled', '0', 'taken', 0, 'pending', pending)
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('PEXPIRE', KEYS[1], math.max(reset - now, 0) + 60000)
+return 1`;

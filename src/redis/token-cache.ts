@@ -1,0 +1,61 @@
+import { systemClock } from '../core/clock.js';
+import { memoryTokenCache, type TokenCache } from '../core/token-provider.js';
+import type { RedisClientLike } from './client.js';
+import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
+import type { RedisAdapterOptions } from './options.js';
+
+/** Options of {@link createRedisTokenCache}. */
+export type RedisTokenCacheOptions = RedisAdapterOptions;
+
+/**
+ * A `tokenCache` on Redis, shared by every process that uses the same client id
+ * and audience. The token is stored under `{prefix}{key}` (the SDK's key names the
+ * tenant, the client id and the audience, never the secret) for its remaining
+ * lifetime (`PX`); `lock` is `SET {prefix}{key}:lock NX PX`, so a cold fleet makes
+ * one token request, and storing the token releases it.
+ *
+ * When Redis is down, slow or not connected, the cache answers from memory (this
+ * process's own tokens) and `lock` grants the lock: calls never fail because of
+ * the cache, and the fleet falls back to one token per process.
+ *
+ * ```ts
+ * const redis = await createClient({ url }).connect();   // or: new Redis(url) (ioredis)
+ * const management = new ManagementClient({ domain, clientId, clientSecret, tokenCache: createRedisTokenCache(redis) });
+ * ```
+ */
+export function createRedisTokenCache(client: RedisClientLike, options: RedisTokenCacheOptions = {}): TokenCache {
+  const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS } = options;
+  const run = redisOrLocal(client, commandTimeoutMs);
+  const local = memoryTokenCache(systemClock);
+  const tokenKey = (key: string) => `${prefix}${key}`;
+  const lockKey = (key: string) => `${prefix}${key}:lock`;
+  return {
+    get: (key) =>
+      run(
+        ['GET', tokenKey(key)],
+        (reply) => (typeof reply === 'string' ? reply : undefined),
+        () => local.get(key) as string | undefined,
+      ),
+    async set(key, token, ttlMs) {
+      local.set(key, token, ttlMs);
+      const px = Math.max(1, Math.floor(ttlMs));
+      // Two one-key commands rather than a script over both keys, so that a Redis Cluster may keep them on different nodes.
+      await run(
+        ['SET', tokenKey(key), token, 'PX', px],
+        () => undefined,
+        () => undefined,
+      );
+      await run(
+        ['DEL', lockKey(key)],
+        () => undefined,
+        () => undefined,
+      );
+    },
+    lock: (key, ttlMs) =>
+      run(
+        ['SET', lockKey(key), '1', 'NX', 'PX', Math.max(1, Math.floor(ttlMs))],
+        (reply) => reply === 'OK',
+        () => true,
+      ),
+  };
+}

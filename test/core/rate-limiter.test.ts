@@ -1,0 +1,205 @@
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import {
+  type BucketState,
+  memoryRateLimiter,
+  type RateLimiter,
+  reportRateLimit,
+  takeFromBucket,
+  unknownBucket,
+  updateBucket,
+  waitForRateLimit,
+} from '../../src/core/rate-limiter.js';
+import { resolveRetryPolicy } from '../../src/core/retry.js';
+import { callerTokenProvider } from '../../src/core/token-provider.js';
+import { Transport } from '../../src/core/transport.js';
+import { createFakeClock } from '../helpers/clock.js';
+import { API, recordRequests, useMswServer } from '../helpers/server.js';
+
+const START = Date.UTC(2030, 0, 1);
+const KEY = 'idplatform:ratelimit:https://tenant.test/api/v2';
+const WAIT = { maxDelayMs: 60_000 };
+const rateLimit = (remaining: number, resetMs: number, limit = 50) => ({ limit, remaining, reset: new Date(resetMs) });
+
+describe('takeFromBucket and updateBucket', () => {
+  it('let calls go while nothing is known, counting them', () => {
+    const state = unknownBucket();
+    expect([takeFromBucket(state, START), takeFromBucket(state, START)]).toEqual([0, 0]);
+    expect(state.taken).toBe(2);
+  });
+
+  it('count the calls in flight on a cold start against the first window reported', () => {
+    const state = unknownBucket();
+    for (let call = 0; call < 5; call++) takeFromBucket(state, START);
+    expect(updateBucket(state, rateLimit(49, START + 5_000))).toMatchObject({ remaining: 45, rolled: false });
+  });
+
+  it('take the slots left, then answer the time until the server’s reset', () => {
+    const state = updateBucket(undefined, rateLimit(2, START + 5_000));
+    expect([takeFromBucket(state, START), takeFromBucket(state, START)]).toEqual([0, 0]);
+    expect(takeFromBucket(state, START + 1_000)).toBe(4_000);
+  });
+
+  it('let calls go once the reset has passed, and count them against the next window reported', () => {
+    const state = updateBucket(undefined, rateLimit(0, START + 1_000, 10));
+    for (let call = 0; call < 12; call++) expect(takeFromBucket(state, START + 1_000)).toBe(0);
+    expect(state).toMatchObject({ rolled: true, taken: 12 });
+    expect(updateBucket(state, rateLimit(9, START + 2_000, 10))).toMatchObject({ remaining: 0, resetMs: START + 2_000 });
+  });
+
+  it('keep the lower remaining of one window, ignore stale responses, and open a new window on a later reset', () => {
+    let state: BucketState = updateBucket(undefined, rateLimit(10, START + 5_000));
+    state = updateBucket(state, rateLimit(20, START + 5_000));
+    expect(state.remaining).toBe(10);
+    state = updateBucket(state, rateLimit(3, START + 4_000));
+    expect(state.remaining).toBe(10);
+    state = updateBucket(state, rateLimit(49, START + 6_000));
+    expect(state).toEqual({ limit: 50, remaining: 49, resetMs: START + 6_000, rolled: false, taken: 0, pending: 0 });
+  });
+
+  it('count the calls still in flight against a new window reported before the old one’s reset', () => {
+    const state = updateBucket(undefined, rateLimit(100, START + 5_000, 100));
+    for (let call = 0; call < 10; call++) takeFromBucket(state, START + 4_000);
+    expect(state.pending).toBe(10);
+    expect(updateBucket(state, rateLimit(99, START + 10_000, 100))).toMatchObject({ remaining: 90, pending: 9 });
+  });
+
+  it('ignore a response of the old window once it has rolled over', () => {
+    const state = updateBucket(undefined, rateLimit(0, START + 1_000));
+    takeFromBucket(state, START + 1_000);
+    expect(updateBucket(state, rateLimit(0, START + 1_000))).toEqual({ ...state, pending: 0 });
+  });
+});
+
+describe('memoryRateLimiter', () => {
+  it('stops concurrent calls once the bucket is empty; they go at the reset', async () => {
+    const clock = createFakeClock(START, { holdSleeps: true });
+    const limiter = memoryRateLimiter(clock);
+    limiter.update(KEY, rateLimit(2, START + 3_000));
+    const settled: number[] = [];
+    const waits = [0, 1, 2, 3].map((index) => Promise.resolve(limiter.wait(KEY, undefined, WAIT)).then(() => settled.push(index)));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(settled).toEqual([0, 1]);
+    expect(clock.sleeps).toEqual([3_000, 3_000]);
+    void waits;
+  });
+
+  it('sleeps until the reset on the injected clock, then lets the call go', async () => {
+    const clock = createFakeClock(START);
+    const limiter = memoryRateLimiter(clock);
+    limiter.update(KEY, rateLimit(0, START + 2_500));
+    await limiter.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toEqual([2_500]);
+    expect(clock.now()).toBe(START + 2_500);
+  });
+
+  it('keeps one bucket per key', async () => {
+    const clock = createFakeClock(START);
+    const limiter = memoryRateLimiter(clock);
+    limiter.update(KEY, rateLimit(0, START + 2_500));
+    await limiter.wait('idplatform:ratelimit:https://other.test/api/v2', undefined, WAIT);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('does not sleep a wait longer than maxDelayMs (the call goes; the server’s 429 decides)', async () => {
+    const clock = createFakeClock(START);
+    const limiter = memoryRateLimiter(clock);
+    limiter.update(KEY, rateLimit(0, START + 90_000));
+    await limiter.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('rejects with the signal’s reason when the caller aborts the wait', async () => {
+    const clock = createFakeClock(START, { holdSleeps: true });
+    const limiter = memoryRateLimiter(clock);
+    limiter.update(KEY, rateLimit(0, START + 2_500));
+    const controller = new AbortController();
+    const waiting = limiter.wait(KEY, controller.signal, WAIT);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+  });
+});
+
+describe('waitForRateLimit and reportRateLimit', () => {
+  const broken: RateLimiter = {
+    wait: () => Promise.reject(new Error('store down')),
+    update: () => {
+      throw new Error('store down');
+    },
+  };
+
+  it('never fail a call because the limiter failed', async () => {
+    await expect(waitForRateLimit(broken, KEY, undefined, WAIT)).resolves.toBeUndefined();
+    expect(() => reportRateLimit(broken, KEY, rateLimit(1, START))).not.toThrow();
+    reportRateLimit({ ...broken, update: () => Promise.reject(new Error('store down')) }, KEY, rateLimit(1, START));
+  });
+
+  it('pass an abort on', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(waitForRateLimit(broken, KEY, controller.signal, WAIT)).rejects.toBe(reason);
+  });
+});
+
+describe('Transport with the default limiter', () => {
+  const server = useMswServer();
+  const requests = recordRequests(server);
+  const Body = z.object({ ok: z.boolean() });
+
+  it('waits for the reset a response reported before sending the next call', async () => {
+    const clock = createFakeClock(START);
+    const resetSeconds = START / 1000 + 10;
+    server.use(
+      http.get(`${API}/things`, () =>
+        HttpResponse.json(
+          { ok: true },
+          { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetSeconds) } },
+        ),
+      ),
+    );
+    const transport = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider('token-1'),
+      retry: resolveRetryPolicy({}),
+      timeoutMs: 1_000,
+      validateResponses: true,
+      clock,
+    });
+    const get = () => transport.request({ method: 'GET', path: 'things', schema: Body });
+    await get();
+    expect(clock.sleeps).toEqual([]);
+    await get();
+    expect(clock.sleeps).toEqual([10_000]);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('uses the rateLimiter it is given, with the base URL as key and the client’s maxDelayMs', async () => {
+    const calls: unknown[][] = [];
+    server.use(
+      http.get(`${API}/things`, () =>
+        HttpResponse.json(
+          { ok: true },
+          { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1900000000' } },
+        ),
+      ),
+    );
+    const transport = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider('token-1'),
+      retry: resolveRetryPolicy({ maxDelayMs: 5_000 }),
+      timeoutMs: 1_000,
+      validateResponses: true,
+      clock: createFakeClock(START),
+      rateLimiter: { wait: (...args) => void calls.push(['wait', ...args]), update: (...args) => void calls.push(['update', ...args]) },
+    });
+    await transport.request({ method: 'GET', path: 'things', schema: Body });
+    expect(calls).toEqual([
+      ['wait', `idplatform:ratelimit:${API}`, undefined, { maxDelayMs: 5_000 }],
+      ['update', `idplatform:ratelimit:${API}`, rateLimit(7, 1_900_000_000_000)],
+    ]);
+  });
+});

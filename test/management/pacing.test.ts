@@ -1,0 +1,35 @@
+import { type Clock, ConfigurationError, ManagementClient } from 'idplatform/management';
+import { createTenantEmulator } from 'idplatform/testing';
+import { describe, expect, it } from 'vitest';
+import { createFakeClock } from '../helpers/clock.js';
+
+/** A client and an emulator on one fake clock: a sleep of the client moves the emulator's time too. */
+function pacedSetup(bucket: { limit: number; windowMs: number }) {
+  const clock = createFakeClock(Date.UTC(2030, 0, 1));
+  const emulator = createTenantEmulator({ now: clock.now, rateLimit: bucket });
+  const management = (extra: { clock?: Clock } = {}) =>
+    new ManagementClient({
+      baseUrl: `${emulator.origin}/api/v2`,
+      ...emulator.credentials,
+      fetch: (input, init) => emulator.handle(new Request(input, init)),
+      clock,
+      ...extra,
+    });
+  return { clock, emulator, management };
+}
+
+describe('ManagementClient pacing (the default in-memory rateLimiter)', () => {
+  it('waits for the reset once `remaining` is used up, instead of collecting a 429', async () => {
+    const { clock, emulator, management } = pacedSetup({ limit: 3, windowMs: 10_000 });
+    const client = management();
+    for (let call = 0; call < 5; call++) await client.guardian.phone.getMessageTypes();
+    const statuses = emulator.requests.filter((request) => request.path.startsWith('/api/v2/')).map((request) => request.status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    expect(clock.sleeps).toEqual([10_000]);
+  });
+
+  it('rejects a rateLimiter without wait and update', () => {
+    const { management } = pacedSetup({ limit: 3, windowMs: 10_000 });
+    expect(() => management({ rateLimiter: { wait: () => {} } } as never)).toThrow(ConfigurationError);
+  });
+});

@@ -1,0 +1,117 @@
+import type { Clock } from 'idplatform';
+import { createRedisRateLimiter } from 'idplatform/redis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+
+let server: RedisServer;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(() => server.stop());
+
+/** The system clock, recording each sleep it is asked for. */
+function recordingClock(): Clock & { sleeps: number[] } {
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => Date.now(),
+    sleep: (ms, signal) => {
+      sleeps.push(ms);
+      return new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        const timer = setTimeout(resolve, ms);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        });
+      });
+    },
+  };
+}
+
+const KEY = 'idplatform:ratelimit:https://tenant.test/api/v2';
+const WAIT = { maxDelayMs: 60_000 };
+
+describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (kind) => {
+  let redis: ConnectedRedisClient;
+  beforeEach(async () => {
+    redis = await redisClientKinds[kind](server.url);
+    await redis.command('FLUSHALL');
+  });
+  afterEach(() => redis.close());
+
+  it('lets calls go while nothing is known, and counts them against the first window reported', async () => {
+    const clock = recordingClock();
+    const limiter = createRedisRateLimiter(redis.client, { clock });
+    for (let call = 0; call < 3; call++) await limiter.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toEqual([]);
+    await limiter.update(KEY, { limit: 50, remaining: 49, reset: new Date(Date.now() + 30_000) });
+    expect(await redis.command('HGET', KEY, 'remaining')).toBe('47');
+  });
+
+  it('stores a response’s bucket state under prefix + key in one hash', async () => {
+    const limiter = createRedisRateLimiter(redis.client, { prefix: 'svc:' });
+    const reset = new Date(Date.now() + 30_000);
+    await limiter.update(KEY, { limit: 50, remaining: 7, reset });
+    expect(await redis.command('HMGET', `svc:${KEY}`, 'limit', 'remaining', 'reset', 'rolled', 'taken', 'pending')).toEqual([
+      '50',
+      '7',
+      String(reset.getTime()),
+      '0',
+      '0',
+      '0',
+    ]);
+    const pttl = Number(await redis.command('PTTL', `svc:${KEY}`));
+    expect(pttl).toBeGreaterThan(60_000);
+  });
+
+  it('shares `remaining` between limiters: the slots left go, then calls wait until the server’s reset', async () => {
+    const clock = recordingClock();
+    const [one, two] = [createRedisRateLimiter(redis.client, { clock }), createRedisRateLimiter(redis.client, { clock })];
+    const reset = new Date(Date.now() + 300);
+    await one.update(KEY, { limit: 50, remaining: 2, reset });
+    await one.wait(KEY, undefined, WAIT);
+    await two.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toEqual([]);
+    await two.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toHaveLength(1);
+    expect(clock.sleeps[0]).toBeGreaterThan(0);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(300);
+    expect(Date.now()).toBeGreaterThanOrEqual(reset.getTime());
+  });
+
+  it('keeps the lower `remaining` of one window, ignores stale responses, and takes a later reset as a new window', async () => {
+    const limiter = createRedisRateLimiter(redis.client);
+    const reset = Date.now() + 30_000;
+    const state = async () => (await redis.command('HMGET', KEY, 'remaining', 'reset')) as string[];
+    await limiter.update(KEY, { limit: 50, remaining: 10, reset: new Date(reset) });
+    await limiter.update(KEY, { limit: 50, remaining: 20, reset: new Date(reset) });
+    expect(await state()).toEqual(['10', String(reset)]);
+    await limiter.update(KEY, { limit: 50, remaining: 3, reset: new Date(reset - 1_000) });
+    expect(await state()).toEqual(['10', String(reset)]);
+    await limiter.update(KEY, { limit: 50, remaining: 49, reset: new Date(reset + 1_000) });
+    expect(await state()).toEqual(['49', String(reset + 1_000)]);
+    for (let call = 0; call < 4; call++) await limiter.wait(KEY, undefined, WAIT);
+    await limiter.update(KEY, { limit: 50, remaining: 49, reset: new Date(reset + 2_000) });
+    expect(await state()).toEqual(['46', String(reset + 2_000)]);
+  });
+
+  it('does not sleep a wait longer than maxDelayMs: the call goes, for the server’s 429 to decide', async () => {
+    const clock = recordingClock();
+    const limiter = createRedisRateLimiter(redis.client, { clock });
+    await limiter.update(KEY, { limit: 50, remaining: 0, reset: new Date(Date.now() + 30_000) });
+    await limiter.wait(KEY, undefined, { maxDelayMs: 1_000 });
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('stops waiting with the signal’s reason when the caller aborts', async () => {
+    const limiter = createRedisRateLimiter(redis.client);
+    await limiter.update(KEY, { limit: 50, remaining: 0, reset: new Date(Date.now() + 30_000) });
+    const controller = new AbortController();
+    const waiting = limiter.wait(KEY, controller.signal, WAIT);
+    const reason = new Error('caller gave up');
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(waiting).rejects.toBe(reason);
+  });
+});

@@ -1,0 +1,64 @@
+import { ManagementClient } from 'idplatform/management';
+import { createRedisTokenCache } from 'idplatform/redis';
+import { createTenantEmulator } from 'idplatform/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
+import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
+
+let server: RedisServer;
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(() => server.stop());
+
+describe.each(REDIS_CLIENT_KINDS)('createRedisTokenCache with a %s client', (kind) => {
+  let redis: ConnectedRedisClient;
+  beforeEach(async () => {
+    redis = await redisClientKinds[kind](server.url);
+    await redis.command('FLUSHALL');
+  });
+  afterEach(() => redis.close());
+
+  it('stores the token under prefix + key with the given lifetime (PX) and reads it back', async () => {
+    const cache = createRedisTokenCache(redis.client, { prefix: 'svc:' });
+    await cache.set('idplatform:https://t:client:aud', 'token-1', 4_500);
+    expect(await cache.get('idplatform:https://t:client:aud')).toBe('token-1');
+    expect(await redis.command('GET', 'svc:idplatform:https://t:client:aud')).toBe('token-1');
+    const pttl = Number(await redis.command('PTTL', 'svc:idplatform:https://t:client:aud'));
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(4_500);
+    expect(await cache.get('idplatform:https://t:other:aud')).toBeUndefined();
+  });
+
+  it('grants the lock to one caller (SET NX PX) and releases it when the token is stored', async () => {
+    const cache = createRedisTokenCache(redis.client);
+    const first = createRedisTokenCache(redis.client);
+    expect(await cache.lock?.('k', 5_000)).toBe(true);
+    expect(await first.lock?.('k', 5_000)).toBe(false);
+    const pttl = Number(await redis.command('PTTL', 'k:lock'));
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(5_000);
+    await cache.set('k', 'token-1', 10_000);
+    expect(await redis.command('EXISTS', 'k:lock')).toBe(0);
+    expect(await first.lock?.('k', 5_000)).toBe(true);
+  });
+
+  it('lets 8 clients (as 8 processes) on a cold cache make one token request in all, and keys hold no secret', async () => {
+    const emulator = createTenantEmulator();
+    const { url, close } = await emulator.listen();
+    try {
+      const clients = Array.from(
+        { length: 8 },
+        () => new ManagementClient({ baseUrl: `${url}/api/v2`, ...emulator.credentials, tokenCache: createRedisTokenCache(redis.client) }),
+      );
+      const results = await Promise.all(clients.flatMap((client) => [1, 2, 3].map(() => client.guardian.phone.getMessageTypes())));
+      expect(results).toHaveLength(24);
+      expect(emulator.requests.filter((request) => request.path.startsWith('/oauth/token'))).toHaveLength(1);
+      const keys = (await redis.command('KEYS', '*')) as string[];
+      expect(keys).toEqual([`idplatform:${url}:${emulator.credentials.clientId}:${url}/api/v2/`]);
+      expect(keys.join(' ')).not.toContain(emulator.credentials.clientSecret);
+    } finally {
+      await close();
+    }
+  });
+});
