@@ -11,7 +11,7 @@ export interface SharedTokenWait {
   readonly cache: TokenCache;
   readonly key: string;
   /** A token the API refused (401): it does not count as found. */
-  readonly rejected: string | undefined;
+  readonly rejected: ReadonlySet<string>;
   readonly clock: Pick<Clock, 'now' | 'sleep'>;
 }
 
@@ -28,7 +28,7 @@ export async function waitForSharedToken({ cache, key, rejected, clock }: Shared
   while (clock.now() < deadline) {
     await clock.sleep(TOKEN_LOCK_POLL_MS);
     const token = await cache.get(key);
-    if (token && token !== rejected) return token;
+    if (token && !rejected.has(token)) return token;
   }
   return undefined;
 }

@@ -83,11 +83,16 @@ export interface ClientCredentialsTokenProviderOptions {
 
 /** Lifetime assumed when the server sends no `expires_in`. */
 const DEFAULT_LIFETIME_SECONDS = 3600;
+/** `exp` is whole seconds (`floor(iat) + expires_in` on the server), so a token may die up to a second before `expires_in` says. */
+const EXPIRY_ROUNDING_MS = 1000;
+/** How many rejected tokens are remembered (never handed out again while a cache still holds them). */
+const MAX_REJECTED = 16;
 
 /**
  * Fetches client-credentials tokens and caches them until shortly before they
- * expire. The margin is `min(maxSkewMs, lifetime / 10)`: a 24 h token is renewed a
- * minute early, a 10 s token one second early (so it is still reused for 9 s).
+ * expire. The margin is `min(maxSkewMs, lifetime / 10)` plus a second for the
+ * server's rounding of `exp`, at most half the lifetime: a 24 h token is renewed a
+ * minute and a second early, a 10 s token two seconds early (reused for 8 s).
  *
  * Concurrent callers share one lookup and one in-flight request (100 calls on a
  * cold client make one token request); a failed request is not cached, and the
@@ -97,7 +102,7 @@ const DEFAULT_LIFETIME_SECONDS = 3600;
 export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #options: ClientCredentialsTokenProviderOptions;
   #pending: Promise<string> | undefined;
-  #rejected: string | undefined;
+  readonly #rejected = new Set<string>();
 
   constructor(options: ClientCredentialsTokenProviderOptions) {
     this.#options = options;
@@ -113,7 +118,8 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
 
   /** Never hands out `token` again, even while a shared cache still holds it; every request it failed is replayed once. */
   reject(token: string): boolean {
-    this.#rejected = token;
+    this.#rejected.add(token);
+    if (this.#rejected.size > MAX_REJECTED) this.#rejected.delete(this.#rejected.values().next().value as string);
     return true;
   }
 
@@ -121,13 +127,13 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     const { cache, cacheKey, fetchToken, maxSkewMs } = this.#options;
     try {
       const cached = await cache.get(cacheKey);
-      if (cached && cached !== this.#rejected) return cached;
+      if (cached && !this.#rejected.has(cached)) return cached;
       const clock = this.#options.clock ?? systemClock;
       const shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock });
       if (shared) return shared;
       const issued = await fetchToken();
       const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
-      const ttlMs = lifetimeMs - Math.min(maxSkewMs, lifetimeMs / 10);
+      const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
       if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);
       return issued.accessToken;
     } catch (error) {

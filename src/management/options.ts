@@ -38,7 +38,7 @@ export interface ClientCredentialsGrantOptions {
   audience?: string | undefined;
   /** Where client-credentials tokens are kept; share one between processes to share tokens (with `lock`, a cold fleet makes one token request). Default: in memory. */
   tokenCache?: TokenCache | undefined;
-  /** A cached token is renewed at most this long before it expires (short tokens: a tenth of their life). Default 60 000. */
+  /** A cached token is renewed at most this long (plus a second for `exp` rounding) before it expires; short tokens use a tenth of their life instead. Default 60 000. */
   tokenRefreshSkewMs?: number | undefined;
   token?: undefined;
 }

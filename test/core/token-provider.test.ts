@@ -44,12 +44,12 @@ describe('ClientCredentialsTokenProvider', () => {
     expect(fetchToken).toHaveBeenCalledTimes(1);
   });
 
-  it('reuses a 10 s token until a tenth of its life is left (8.9 s), and refetches at 9.0 s', async () => {
+  it('reuses a 10 s token until a tenth of its life and a second of rounding are left (7.9 s), and refetches at 8.0 s', async () => {
     const clock = createFakeClock();
     const fetchToken = issuer(10);
     const tokens = provider(fetchToken, memoryTokenCache(clock));
     expect(await tokens.getToken()).toBe('token-1');
-    clock.advance(8_900);
+    clock.advance(7_900);
     expect(await tokens.getToken()).toBe('token-1');
     expect(fetchToken).toHaveBeenCalledTimes(1);
     clock.advance(100);
@@ -57,12 +57,12 @@ describe('ClientCredentialsTokenProvider', () => {
     expect(fetchToken).toHaveBeenCalledTimes(2);
   });
 
-  it('refetches a 24 h token maxSkewMs (60 s) before it expires', async () => {
+  it('refetches a 24 h token maxSkewMs (60 s) and a second before it expires', async () => {
     const clock = createFakeClock();
     const fetchToken = issuer(86_400);
     const tokens = provider(fetchToken, memoryTokenCache(clock));
     await tokens.getToken();
-    clock.advance(86_400_000 - 60_001);
+    clock.advance(86_400_000 - 61_001);
     expect(await tokens.getToken()).toBe('token-1');
     clock.advance(1);
     expect(await tokens.getToken()).toBe('token-2');
@@ -72,7 +72,26 @@ describe('ClientCredentialsTokenProvider', () => {
     const set = vi.fn();
     const tokens = provider(issuer(undefined), { get: () => undefined, set });
     await tokens.getToken();
-    expect(set).toHaveBeenCalledWith(KEY, 'token-1', 3_600_000 - 60_000);
+    expect(set).toHaveBeenCalledWith(KEY, 'token-1', 3_600_000 - 61_000);
+  });
+
+  it('keeps at least half the life of a very short token (2 s: reused for 1 s)', async () => {
+    const set = vi.fn();
+    const tokens = provider(issuer(2), { get: () => undefined, set });
+    await tokens.getToken();
+    expect(set).toHaveBeenCalledWith(KEY, 'token-1', 1_000);
+  });
+
+  it('never hands out any of several rejected tokens a shared cache still holds', async () => {
+    const cache = new Map<string, string>();
+    const fetchToken = issuer(3600);
+    const tokens = provider(fetchToken, { get: (key) => cache.get(key), set: (key, token) => void cache.set(key, token) });
+    expect(await tokens.getToken()).toBe('token-1');
+    tokens.reject('token-1');
+    expect(await tokens.getToken()).toBe('token-2');
+    tokens.reject('token-2');
+    cache.set(KEY, 'token-1'); // another process wrote back the first, dead token
+    expect(await tokens.getToken()).toBe('token-3');
   });
 
   it('does not cache a token that has no life left', async () => {
@@ -139,7 +158,7 @@ describe('ClientCredentialsTokenProvider', () => {
     const fetchToken = issuer(10);
     expect(await provider(fetchToken, cache).getToken()).toBe('token-1');
     expect(cache.get).toHaveBeenCalledWith(KEY);
-    expect(cache.set).toHaveBeenCalledWith(KEY, 'token-1', 9_000);
+    expect(cache.set).toHaveBeenCalledWith(KEY, 'token-1', 8_000);
 
     // A second provider (another process) sharing the cache takes the token from it.
     const otherFetch = issuer(10);

@@ -126,7 +126,7 @@ describe('client-credentials tokens', () => {
     const clock = createFakeClock(Date.UTC(2026, 0, 1));
     const management = client({ clock });
     await management.guardian.phone.getMessageTypes();
-    clock.advance(8_900);
+    clock.advance(7_900);
     await management.guardian.phone.getMessageTypes();
     expect(tokenRequests()).toHaveLength(1);
     clock.advance(200);
@@ -226,7 +226,7 @@ describe('client-credentials tokens', () => {
       tokenCache,
     }).guardian.phone.getMessageTypes();
     expect(tokenRequests()).toHaveLength(0);
-    expect([...store.values()]).toEqual([{ token: 'token-1', ttlMs: 3_540_000 }]);
+    expect([...store.values()]).toEqual([{ token: 'token-1', ttlMs: 3_539_000 }]);
   });
 
   it('sends the token of a `token` function, called per request', async () => {
