@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = fileURLToPath(new URL('./src/', import.meta.url));
+
 export default defineConfig({
+  // The public entry points, as tsconfig's `paths` map them: tests import the SDK the way users do.
+  resolve: {
+    alias: [
+      { find: /^idplatform$/, replacement: `${src}index.ts` },
+      { find: /^idplatform\/(.+)$/, replacement: `${src}$1/index.ts` },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },

@@ -1,7 +1,7 @@
-import type { PhoneMessageType } from '../../management/guardian/phone.js';
 import { QueryReader } from '../query.js';
 import { isBodyProblem, readRequestBody } from '../request-body.js';
 import { json, managementError } from '../responses.js';
+import type { PhoneMessageType } from '../store.js';
 import type { Operation } from './operation.js';
 
 const PATH = '/guardian/factors/phone/message-types';
