@@ -30,6 +30,8 @@ export interface RetryContext {
 }
 
 const BACKOFF_BASE_MS = 500;
+/** The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const RATE_LIMIT_JITTER_MS = 250;
 
 /** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries. */
@@ -38,7 +40,10 @@ export function resolveRetryPolicy(options: RetryOptions | undefined): RetryPoli
   const maxRetries = options?.maxRetries ?? 3;
   const maxDelayMs = options?.maxDelayMs ?? 60_000;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('retry.maxRetries must be an integer >= 0');
-  if (!(maxDelayMs >= 0)) throw new RangeError('retry.maxDelayMs must be a number >= 0');
+  // Above 2^31 − 1 ms (or Infinity) a timer fires after 1 ms: a 429 with a reset weeks away would be retried at once.
+  if (!(maxDelayMs >= 0 && maxDelayMs <= MAX_TIMER_MS)) {
+    throw new RangeError(`retry.maxDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
   return { maxRetries, maxDelayMs };
 }
 
