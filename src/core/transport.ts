@@ -1,7 +1,8 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
-import { createApiError } from './errors.js';
+import { createApiError, IdPlatformError } from './errors.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
+import { isValidTimeout } from './options.js';
 import { parseRateLimit, type RateLimit } from './rate-limit.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
@@ -86,10 +87,13 @@ export class Transport {
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
     const { tokens } = this.#settings;
     const signal = request.options?.signal;
-    let token = await tokens.getToken(signal);
+    // The timeout covers a caller's `token` function too (one that hangs is given up on).
+    const requested = request.options?.timeoutMs ?? this.#settings.timeoutMs;
+    const timeoutMs = isValidTimeout(requested) ? requested : undefined; // an invalid one is refused by `exchange`
+    let token = await tokens.getToken(signal, timeoutMs);
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
-      token = await tokens.getToken(signal);
+      token = await tokens.getToken(signal, timeoutMs);
       answer = await this.#send(request, token);
     }
     const { response, body } = answer;
@@ -109,12 +113,17 @@ export class Transport {
       timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
       signal: options?.signal,
     });
-    this.#settings.onResponse?.({
-      method: request.method,
-      path: `/${request.path}`,
-      status: answer.response.status,
-      rateLimit: parseRateLimit(answer.response.headers),
-    });
+    try {
+      this.#settings.onResponse?.({
+        method: request.method,
+        path: `/${request.path}`,
+        status: answer.response.status,
+        rateLimit: parseRateLimit(answer.response.headers),
+      });
+    } catch (error) {
+      // The caller's hook failed: an SDK error (not retried) whose cause is the hook's error.
+      throw new IdPlatformError(`The onResponse hook threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
     return answer;
   }
 }
