@@ -1,9 +1,11 @@
 import ky, { type KyInstance } from 'ky';
 import { VERSION } from '../version.js';
-import { type HttpResponseErrorDetails, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
+import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
+import { checkedClientHeaders, checkedHeaders } from './header-values.js';
 import { isBrowser, isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
+import { readBoundedBody } from './response-body.js';
 
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -37,7 +39,8 @@ export function createHttpClient(options: {
     throwHttpErrors: false,
     timeout: false,
     ...(options.fetch ? { fetch: options.fetch as typeof fetch } : {}),
-    headers: { accept: 'application/json', ...userAgentHeader(), ...options.headers },
+    // Checked here: an invalid value would make the runtime throw an error quoting it.
+    headers: { accept: 'application/json', ...userAgentHeader(), ...checkedClientHeaders(options.headers) },
   });
 }
 
@@ -61,6 +64,9 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
     ]);
   }
+  checkSignal(request.signal);
+  // Lower-case names, the last of a name winning: a caller's `Authorization` never merges with the SDK's.
+  const headers = checkedHeaders(request.headers);
   // One controller ends the exchange: the timer aborts it, and so does the caller's signal.
   const controller = new AbortController();
   const { signal } = controller;
@@ -79,7 +85,7 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       ...(request.searchParams ? { searchParams: request.searchParams } : {}),
       ...(body && 'json' in body ? { json: body.json } : {}),
       ...(body && 'form' in body ? { body: body.form } : {}),
-      ...(request.headers ? { headers: request.headers } : {}),
+      headers,
       signal,
     });
     return { response, body: await readBody(response) };
@@ -91,23 +97,29 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
   } catch (error) {
     if (caller?.aborted) throw caller.reason;
     if (signal.aborted) throw new TimeoutError(`${method} /${path} timed out after ${timeoutMs} ms`, { cause: signal.reason });
-    if (error instanceof TypeError) throw new NetworkError(`${method} /${path} failed: ${error.message}`, { cause: error });
-    throw error;
+    if (error instanceof IdPlatformError) throw error;
+    // Whatever else fetch (or a custom one) throws, TypeError or not, is a network failure.
+    throw new NetworkError(`${method} /${path} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   } finally {
     clearTimeout(timer);
     caller?.removeEventListener('abort', forwardAbort);
   }
 }
 
-/** The body of a response: parsed JSON when it is JSON, else the text (`undefined` when empty). */
-export async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+/**
+ * The body of a response: parsed JSON when it is JSON, else the text (`undefined` when empty).
+ * Bounded in size and nesting: see `readBoundedBody`.
+ */
+export function readBody(response: Response): Promise<unknown> {
+  return readBoundedBody(response);
+}
+
+/** A caller's `signal` must be an `AbortSignal` (JavaScript callers can pass anything). */
+function checkSignal(signal: unknown): void {
+  if (signal === undefined || signal instanceof AbortSignal) return;
+  const like = signal as { aborted?: unknown; addEventListener?: unknown } | null;
+  if (typeof like === 'object' && like !== null && typeof like.aborted === 'boolean' && typeof like.addEventListener === 'function') return;
+  throw new RequestValidationError([{ code: 'invalid_type', path: ['signal'], message: 'signal must be an AbortSignal' }]);
 }
 
 /** Response headers as a plain object with lower-case names. */
