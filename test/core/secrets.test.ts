@@ -153,7 +153,9 @@ describe('client secret and tokens never leak', () => {
     const tokens = issuingTokens();
     server.use(
       tokens.handler,
-      http.get(INVITATIONS, ({ request }) => HttpResponse.json([{ id: 'inv_1', unexpected: request.headers.get('authorization') }])),
+      http.get(INVITATIONS, ({ request }) =>
+        HttpResponse.json([{ id: 'inv_1', inviter: 42, unexpected: request.headers.get('authorization') }]),
+      ),
     );
     const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
     expect(error.name).toBe('ResponseValidationError');
@@ -164,7 +166,7 @@ describe('client secret and tokens never leak', () => {
     const tokens = issuingTokens();
     server.use(
       tokens.handler,
-      http.get(INVITATIONS, ({ request }) => HttpResponse.json([{ [request.headers.get('authorization') ?? '']: true }])),
+      http.get(INVITATIONS, ({ request }) => HttpResponse.json([{ [request.headers.get('authorization') ?? '']: true, inviter: 42 }])),
     );
     const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
     expect(error.name).toBe('ResponseValidationError');
