@@ -6,6 +6,7 @@ import { isBrowser, isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
 import { readBoundedBody } from './response-body.js';
+import { checkSignal } from './signal.js';
 
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -112,14 +113,6 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
  */
 export function readBody(response: Response): Promise<unknown> {
   return readBoundedBody(response);
-}
-
-/** A caller's `signal` must be an `AbortSignal` (JavaScript callers can pass anything). */
-function checkSignal(signal: unknown): void {
-  if (signal === undefined || signal instanceof AbortSignal) return;
-  const like = signal as { aborted?: unknown; addEventListener?: unknown } | null;
-  if (typeof like === 'object' && like !== null && typeof like.aborted === 'boolean' && typeof like.addEventListener === 'function') return;
-  throw new RequestValidationError([{ code: 'invalid_type', path: ['signal'], message: 'signal must be an AbortSignal' }]);
 }
 
 /** Response headers as a plain object with lower-case names. */

@@ -1,6 +1,7 @@
 import pRetry from 'p-retry';
 import type { Clock } from './clock.js';
 import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
+import { checkSignal } from './signal.js';
 
 /** How failed requests are retried. `false` turns retries off. */
 export type RetryOptions =
@@ -59,6 +60,7 @@ export function resolveRetryPolicy(options: RetryOptions | undefined): RetryPoli
  */
 export async function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
   const { policy, clock, signal } = context;
+  checkSignal(signal); // p-retry would throw a raw TypeError on anything else
   let retryNumber = 0;
   const retrying = pRetry(attempt, {
     retries: policy.maxRetries,
