@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import { createApiError, IdPlatformError } from './errors.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
 import { isValidTimeout } from './options.js';
+import { ownProperties } from './own-properties.js';
 import { parseRateLimit, type RateLimit } from './rate-limit.js';
 import { type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
@@ -77,7 +78,9 @@ export class Transport {
   }
 
   /** Sends `request` and resolves with its body, checked against `request.schema`. */
-  request<T>(request: ApiRequest<T>): Promise<T> {
+  request<T>(given: ApiRequest<T>): Promise<T> {
+    // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
+    const request = { ...given, options: ownProperties(given.options) };
     const { retry, clock } = this.#settings;
     const signal = request.options?.signal;
     const idempotent = IDEMPOTENT.has(request.method);

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
+import { ownProperties } from './own-properties.js';
 import { redact } from './redaction.js';
 
 /** A zod (mini) schema that yields a `T`; only `safeParse` is used, so a union of schemas is a schema of the union. */
@@ -9,9 +10,16 @@ export interface Schema<T> {
 
 /** Checks `value` against a parameter schema; throws `RequestValidationError` (nothing is sent) when it fails. */
 export function validateParams<T>(schema: Schema<T>, value: unknown): T {
-  const result = schema.safeParse(value);
+  let result: ReturnType<Schema<T>['safeParse']>;
+  try {
+    result = schema.safeParse(ownProperties(value)); // never a parameter from a polluted Object.prototype
+  } catch (error) {
+    // A rule that could not even read the value (e.g. an object where a number belongs, on a polluted prototype).
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RequestValidationError([{ code: 'custom', path: [], message: `the parameters could not be checked: ${reason}` }]);
+  }
   if (!result.success) throw new RequestValidationError(toIssues(result.error.issues));
-  return result.data;
+  return ownProperties(result.data); // read by name later: no fallback to Object.prototype
 }
 
 /**
