@@ -2,6 +2,8 @@ import { ConfigurationError, RequestValidationError } from './errors.js';
 
 /** A header value `fetch` can send: no CR, LF or NUL, and no character above U+00FF. */
 const SENDABLE_VALUE = /^[^\0\r\n\u0100-\uffff]*$/;
+/** The most headers one request may add (the runtime merges headers in quadratic time). */
+export const MAX_HEADERS = 100;
 /** A header name (an RFC 9110 token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -15,10 +17,14 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function checkedHeaders(headers: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
   const checked: Record<string, string> = {};
   if (headers === undefined) return checked;
-  if (typeof headers !== 'object' || headers === null) {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
     throw new RequestValidationError([{ code: 'invalid_type', path: ['headers'], message: 'headers must be an object of strings' }]);
   }
-  for (const [name, value] of Object.entries(headers)) {
+  const entries = Object.entries(headers);
+  if (entries.length > MAX_HEADERS) {
+    throw new RequestValidationError([{ code: 'too_big', path: ['headers'], message: `at most ${MAX_HEADERS} headers` }]);
+  }
+  for (const [name, value] of entries) {
     const problem = headerProblem(name, value);
     if (problem) throw new RequestValidationError([{ code: 'invalid_header', path: ['headers', safeName(name)], message: problem }]);
     checked[name.toLowerCase()] = value as string;

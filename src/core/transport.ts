@@ -1,6 +1,7 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
 import { createApiError, IdPlatformError } from './errors.js';
+import { checkedHeaders } from './header-values.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
 import { isValidTimeout } from './options.js';
 import { ownProperties } from './own-properties.js';
@@ -112,7 +113,8 @@ export class Transport {
       path: request.path,
       searchParams: toSearchParams(request.query),
       body: request.body,
-      headers: { ...options?.headers, authorization: `Bearer ${token}` },
+      // Checked before spreading: a string or array here would spread into one header per character.
+      headers: { ...checkedHeaders(options?.headers), authorization: `Bearer ${token}` },
       timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
       signal: options?.signal,
     });

@@ -192,6 +192,18 @@ describe('issue 9: raw errors surface as SDK errors', () => {
     }
   });
 
+  it('request-option headers that are a string (found by the properties: 100 000 characters spread into 100 000 headers and hung) are refused', async () => {
+    const client = new ManagementClient({ baseUrl: `${server.url}/api/v2`, token: 't' });
+    for (const headers of [
+      'a'.repeat(100_000),
+      ['x'],
+      Object.fromEntries(Array.from({ length: 101 }, (_, index) => [`x-h${index}`, 'v'])),
+    ]) {
+      expect(await failure(client.guardian.phone.getMessageTypes({ headers } as never))).toBeInstanceOf(RequestValidationError);
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('a signal that is not an AbortSignal is a RequestValidationError', async () => {
     const client = new ManagementClient({ baseUrl: `${server.url}/api/v2`, token: 't' });
     expect(await failure(client.guardian.phone.getMessageTypes({ signal: 'soon' as never }))).toBeInstanceOf(RequestValidationError);
