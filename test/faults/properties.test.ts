@@ -97,6 +97,7 @@ function recordingClient(options: Partial<ManagementClientOptions> = {}) {
     const path = new URL(request.url).pathname;
     if (path.endsWith('/actions')) return Response.json({ actions: [], total: 0, page: 0, per_page: 50 });
     if (path.includes('message-types')) return Response.json({ message_types: ['sms'] });
+    if (new URL(request.url).searchParams.get('include_totals') === 'true') return Response.json({ start: 0, limit: 50, invitations: [] });
     return Response.json([]);
   };
   const client = new ManagementClient({ baseUrl: BASE, token: TOKEN, retry: false, fetch, ...options } as ManagementClientOptions);
