@@ -3,6 +3,7 @@ import type { TokenEndpointAuthMethod } from '../core/client-authentication/type
 import { ConfigurationError } from '../core/errors.js';
 import { encodePath } from '../core/path.js';
 import { validateParams } from '../core/validation.js';
+import { checkUrlValue } from '../core/well-formed.js';
 
 /** The `response_type` values `/authorize` takes: the code flow, the implicit flow, and their hybrids. */
 export const RESPONSE_TYPES = [
@@ -83,13 +84,18 @@ export function buildAuthorizeUrl(origin: string, clientId: string, method: Toke
     ...rest,
     ...(code_challenge && { code_challenge, code_challenge_method: 'S256' }),
   };
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (typeof value === 'string') checkUrlValue([name], value); // a lone surrogate would silently become U+FFFD
+    url.searchParams.set(name, String(value));
+  }
   return url.href;
 }
 
 /** `{origin}/v2/logout?client_id=…&returnTo=…` (and `federated` when asked). */
 export function buildLogoutUrl(origin: string, clientId: string, params: LogoutUrlParams = {}): string {
   const { returnTo, federated } = validateParams(LogoutUrlSchema, params);
+  if (returnTo !== undefined) checkUrlValue(['returnTo'], returnTo);
   const url = new URL('/v2/logout', origin);
   url.searchParams.set('client_id', clientId);
   if (returnTo !== undefined) url.searchParams.set('returnTo', returnTo);
@@ -100,6 +106,7 @@ export function buildLogoutUrl(origin: string, clientId: string, params: LogoutU
 /** `{origin}/samlp/{clientId}` (IdP-initiated SAML), `connection` optional. */
 export function buildSamlUrl(origin: string, clientId: string, params: { connection?: string | undefined } = {}): string {
   const url = new URL(`/${encodePath`samlp/${clientId}`}`, origin);
+  if (params.connection !== undefined) checkUrlValue(['connection'], params.connection);
   if (params.connection !== undefined) url.searchParams.set('connection', params.connection);
   return url.href;
 }
@@ -111,6 +118,10 @@ export function buildWsfedUrl(
   params: { wctx?: string | undefined; wreply?: string | undefined } = {},
 ): string {
   const url = new URL(`/${encodePath`wsfed/${clientId}`}`, origin);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(name, value);
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    checkUrlValue([name], value);
+    url.searchParams.set(name, value);
+  }
   return url.href;
 }

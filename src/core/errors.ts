@@ -12,6 +12,27 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 const BRAND = Symbol.for('idplatform.error');
 
 /**
+ * The longest error message, in characters (2000). Longer ones (a server's
+ * `message`, thousands of validation issues) are cut, saying how much was left out,
+ * so that one bad answer cannot flood a log.
+ */
+export const MAX_ERROR_MESSAGE_LENGTH = 2000;
+
+/**
+ * How far an iterator got before an error ended it (set on the error as `progress`):
+ * the records it yielded, and the request that failed, so that a caller can resume
+ * with `list(…, { page, per_page })` or skip the `yielded` records on a new iteration.
+ */
+export interface PagingProgress {
+  /** Records yielded before the error, all in order, none twice. */
+  readonly yielded: number;
+  /** The page index of the request that failed. */
+  readonly page: number;
+  /** The page size of that request. */
+  readonly per_page: number;
+}
+
+/**
  * The base class of every error this SDK throws.
  *
  * Messages, `toJSON()`, `util.inspect` output and stacks of these errors never
@@ -25,9 +46,11 @@ export class IdPlatformError extends Error {
   override readonly name: string = 'IdPlatformError';
   /** A stable, snake-case code for this kind of error, e.g. `rate_limited`; safe to switch on and to log. */
   readonly code: string;
+  /** Set when the error ended an iterator: how far it got (see {@link PagingProgress}). */
+  declare progress?: PagingProgress;
 
   constructor(message?: string, options?: ErrorOptions) {
-    super(message, options);
+    super(boundMessage(message ?? ''), options);
     const codes: string[] = [];
     for (let type: unknown = new.target; typeof type === 'function' && 'code' in type; type = Object.getPrototypeOf(type)) {
       codes.push(String(type.code));
@@ -330,6 +353,11 @@ export class IdTokenValidationError extends IdPlatformError {
     super(message);
     this.claim = claim;
   }
+}
+
+function boundMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_LENGTH) return message;
+  return `${message.slice(0, MAX_ERROR_MESSAGE_LENGTH)}… (${message.length - MAX_ERROR_MESSAGE_LENGTH} more characters)`;
 }
 
 function describeIssues(issues: readonly ValidationIssue[]): string {

@@ -1,10 +1,13 @@
 import ky, { type KyInstance } from 'ky';
 import { VERSION } from '../version.js';
-import { type HttpResponseErrorDetails, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
+import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
+import { checkedClientHeaders, checkedHeaders } from './header-values.js';
 import { isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
+import { readBoundedBody } from './response-body.js';
 import { runtimeName } from './runtime.js';
+import { checkSignal } from './signal.js';
 
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -38,7 +41,8 @@ export function createHttpClient(options: {
     retry: 0,
     throwHttpErrors: false,
     ...(options.fetch ? { fetch: options.fetch as typeof fetch } : {}),
-    headers: { accept: 'application/json', ...userAgentHeader(), ...options.headers },
+    // Checked here: an invalid value would make the runtime throw an error quoting it.
+    headers: { accept: 'application/json', ...userAgentHeader(), ...checkedClientHeaders(options.headers) },
   });
 }
 
@@ -63,7 +67,10 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
     ]);
   }
+  checkSignal(signal);
   if (signal?.aborted) throw signal.reason;
+  // Lower-case names, the last of a name winning: a caller's `Authorization` never merges with the SDK's.
+  const headers = checkedHeaders(request.headers);
   const started = Date.now();
   const query = request.searchParams?.toString();
   let response: Response;
@@ -73,15 +80,16 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       timeout: timeoutMs,
       ...(body && 'json' in body ? { json: body.json } : {}),
       ...(body && 'form' in body ? { body: body.form } : {}),
-      ...(request.headers ? { headers: request.headers } : {}),
+      headers,
       ...(signal ? { signal } : {}),
     });
     response = await (signal ? untilAborted(sent, signal) : sent);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (isKyTimeout(error)) throw timedOut(method, path, timeoutMs);
-    if (error instanceof TypeError) throw new NetworkError(`${method} /${path} failed: ${error.message}`, { cause: error });
-    throw error;
+    if (error instanceof IdPlatformError) throw error;
+    // Whatever else fetch (or a custom one) throws, TypeError or not, is a network failure.
+    throw new NetworkError(`${method} /${path} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   return { response, body: await readBodyWithin(response, timeoutMs - (Date.now() - started), { method, path, timeoutMs, signal }) };
 }
@@ -110,9 +118,9 @@ async function readBodyWithin(
     return await Promise.race([readBody(response), stop]);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (error instanceof TypeError)
-      throw new NetworkError(`${method} /${path} failed while reading the response: ${error.message}`, { cause: error });
-    throw error;
+    if (error instanceof IdPlatformError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new NetworkError(`${method} /${path} failed while reading the response: ${reason}`, { cause: error });
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
@@ -139,15 +147,12 @@ function timedOut(method: string, path: string, timeoutMs: number): TimeoutError
   });
 }
 
-/** The body of a response: parsed JSON when it is JSON, else the text (`undefined` when empty). */
-export async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+/**
+ * The body of a response: parsed JSON when it is JSON, else the text (`undefined` when empty).
+ * Bounded in size and nesting: see `readBoundedBody`.
+ */
+export function readBody(response: Response): Promise<unknown> {
+  return readBoundedBody(response);
 }
 
 /** Response headers as a plain object with lower-case names. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PagingLimitError } from './errors.js';
+import { IdPlatformError, PagingLimitError, type PagingProgress, ResponseValidationError } from './errors.js';
 
 /** `page`: the page index of the platform's offset-paged lists, an integer from 0. */
 export const PageSchema = z.int('page must be an integer').check(z.minimum(0, 'page must be >= 0'));
@@ -55,16 +55,36 @@ export interface PagedList<T> {
  * page size where `perPage` does not divide the window, so that all 1000 are
  * yielded; then, if the server holds more, `PagingLimitError` is thrown (or the
  * iterator stops quietly with `onLimit: 'stop'`). Nothing is lost silently.
+ *
+ * A first page longer than asked means the server ignores `per_page` (a proxy, a
+ * fixed page size): the iterator goes on with the server's size. A longer page
+ * later cannot be placed without loss, so it fails. Any `IdPlatformError` that ends
+ * the iteration carries `progress` (records yielded, and the failed request's
+ * `page` and `per_page`), so the caller can resume.
  */
 export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, void, undefined> {
   const { window } = list;
   let perPage = list.perPage;
   let offset = 0;
   let last: T | undefined;
+  let serverPageSize: number | undefined;
   while (true) {
-    const size = window ? pageSizeAt(offset, perPage) : perPage;
+    const size =
+      serverPageSize !== undefined
+        ? window && offset >= PAGING_WINDOW
+          ? 0
+          : serverPageSize
+        : window
+          ? pageSizeAt(offset, perPage)
+          : perPage;
     if (size === 0) break;
-    const { items, total } = await list.fetchPage(offset / size, size);
+    const progress = { yielded: offset, page: offset / size, per_page: size };
+    const { items, total } = await withProgress(list.fetchPage(progress.page, size), progress);
+    if (items.length > size) {
+      // The server ignores `per_page`: on the first page, adopt its size; later, records would be skipped.
+      if (offset !== 0) throw withProgressOn(longPageError(items.length, size), progress);
+      serverPageSize = items.length;
+    }
     for (const item of items) yield item;
     offset += items.length;
     last = items.at(-1) ?? last;
@@ -75,9 +95,39 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
       if (items.length < size) perPage = largestDivisor(offset, items.length);
     } else if (items.length < size) return;
   }
-  if (window?.onLimit === 'throw' && last !== undefined && (await window.hasMoreAfter(last))) {
-    throw new PagingLimitError(offset);
+  if (window?.onLimit === 'throw' && last !== undefined) {
+    const progress = { yielded: offset, page: Math.floor(offset / perPage), per_page: perPage };
+    if (await withProgress(window.hasMoreAfter(last), progress)) throw withProgressOn(new PagingLimitError(offset), progress);
   }
+}
+
+/** `promise`, with `progress` set on an `IdPlatformError` it rejects with. */
+async function withProgress<R>(promise: Promise<R>, progress: PagingProgress): Promise<R> {
+  try {
+    return await promise;
+  } catch (error) {
+    throw withProgressOn(error, progress);
+  }
+}
+
+function withProgressOn(error: unknown, progress: PagingProgress): unknown {
+  if (error instanceof IdPlatformError && error.progress === undefined) {
+    Object.defineProperty(error, 'progress', { value: progress, enumerable: true, configurable: true, writable: true });
+  }
+  return error;
+}
+
+function longPageError(received: number, asked: number): ResponseValidationError {
+  return new ResponseValidationError(
+    [
+      {
+        code: 'too_big',
+        path: [],
+        message: `the server sent ${received} records for a page of ${asked} after the first page; it ignores per_page, so the next records cannot be located without loss`,
+      },
+    ],
+    undefined,
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import { RequestValidationError } from './errors.js';
+import { checkUrlValue } from './well-formed.js';
 
 /**
  * Builds a request path from a template, percent-encoding every parameter as one
@@ -19,6 +20,7 @@ export function encodePath(strings: TemplateStringsArray, ...params: readonly st
 }
 
 function encodeSegment(value: string): string {
+  checkUrlValue([], value); // a lone surrogate would make encodeURIComponent throw a raw URIError
   if (value === '' || value === '.' || value === '..') {
     throw new RequestValidationError([
       { code: 'invalid_path_parameter', path: [], message: `"${value}" cannot be used as an id in a URL path` },

@@ -17,6 +17,7 @@ export {
   NetworkError,
   NotFoundError,
   PagingLimitError,
+  type PagingProgress,
   RateLimitError,
   RequestValidationError,
   ResponseValidationError,

@@ -98,6 +98,9 @@ export function updateBucket(state: BucketState | undefined, rateLimit: RateLimi
   return { limit, remaining: Math.max(0, remaining), resetMs, rolled: false, taken: 0, pending };
 }
 
+/** The most times one call waits for the bucket (another caller may take the slot a wait freed). */
+export const MAX_WAIT_ROUNDS = 64;
+
 /**
  * The default {@link RateLimiter}: bucket states in memory, so one process paces
  * itself on `remaining` and concurrent calls stop sending once the bucket is
@@ -107,10 +110,13 @@ export function memoryRateLimiter(clock: Clock): RateLimiter {
   const buckets = new Map<string, BucketState>();
   return {
     async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
-      for (;;) {
+      // Bounded: after MAX_WAIT_ROUNDS waits, or maxDelayMs in all, the call is sent and the server decides.
+      let waited = 0;
+      for (let round = 0; round < MAX_WAIT_ROUNDS; round++) {
         const delayMs = takeFromBucketOf(buckets, key, clock.now());
-        if (delayMs <= 0 || delayMs > maxDelayMs) return;
+        if (delayMs <= 0 || waited + delayMs > maxDelayMs) return;
         await clock.sleep(delayMs, signal);
+        waited += delayMs;
       }
     },
     update(key, rateLimit) {

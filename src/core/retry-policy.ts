@@ -1,5 +1,8 @@
 /** The retry rules a client is configured with, apart from the retry loop itself (so that checking options loads no p-retry). */
 
+/** The longest delay a timer holds (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** How failed requests are retried. `false` turns retries off. */
 export type RetryOptions =
   | {
@@ -29,6 +32,9 @@ export function resolveRetryPolicy(options: RetryOptions | undefined): RetryPoli
   const maxRetries = options?.maxRetries ?? 3;
   const maxDelayMs = options?.maxDelayMs ?? 60_000;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('retry.maxRetries must be an integer >= 0');
-  if (!(maxDelayMs >= 0)) throw new RangeError('retry.maxDelayMs must be a number >= 0');
+  // Above 2^31 − 1 ms (or Infinity) a timer fires after 1 ms: a 429 with a reset weeks away would be retried at once.
+  if (!(maxDelayMs >= 0 && maxDelayMs <= MAX_TIMER_MS)) {
+    throw new RangeError(`retry.maxDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
   return { maxRetries, maxDelayMs };
 }

@@ -5,6 +5,7 @@ import type { RetryPolicy } from './retry-policy.js';
 export { isIdempotent, type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
 
 import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
+import { checkSignal } from './signal.js';
 
 /** What one call of {@link withRetry} needs besides the attempt itself. */
 export interface RetryContext {
@@ -18,6 +19,8 @@ export interface RetryContext {
 }
 
 const BACKOFF_BASE_MS = 500;
+/** The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const RATE_LIMIT_JITTER_MS = 250;
 
 /**
@@ -32,6 +35,7 @@ const RATE_LIMIT_JITTER_MS = 250;
  */
 export async function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
   const { policy, clock, signal } = context;
+  checkSignal(signal); // p-retry would throw a raw TypeError on anything else
   let retryNumber = 0;
   const retrying = pRetry(attempt, {
     retries: policy.maxRetries,

@@ -1,11 +1,14 @@
 import { type Clock, systemClock } from './clock.js';
-import { TokenRequestError } from './errors.js';
+import { IdPlatformError, TimeoutError, TokenRequestError } from './errors.js';
 import { waitForSharedToken } from './token-lock.js';
 
 /** Where a `ManagementClient` gets the bearer token of each request. */
 export interface TokenProvider {
-  /** The token to send now. */
-  getToken(signal?: AbortSignal): Promise<string>;
+  /**
+   * The token to send now. Rejects with the signal's reason when `signal` aborts;
+   * a provider that has no timeout of its own gives up after `timeoutMs`.
+   */
+  getToken(signal?: AbortSignal, timeoutMs?: number): Promise<string>;
   /**
    * Called when the API answered 401 to `token`. Returns `true` when a different
    * token can be had (the request is then replayed once), `false` otherwise.
@@ -36,11 +39,22 @@ export interface TokenCache {
 /** A bearer token string, or a function returning one (sync or async), given by the caller. */
 export type TokenSource = string | (() => string | Promise<string>);
 
-/** A provider over a caller's token: a 401 is final, since the SDK cannot make a new one. */
+/**
+ * A provider over a caller's token: a 401 is final, since the SDK cannot make a new one.
+ * A `token` function that hangs is given up on when `signal` aborts (its reason is
+ * thrown) or after `timeoutMs` (`TimeoutError`); one that throws gives `TokenRequestError`.
+ */
 export function callerTokenProvider(source: TokenSource): TokenProvider {
   return {
-    getToken: async () => {
-      const token = typeof source === 'function' ? await source() : source;
+    getToken: async (signal, timeoutMs) => {
+      let token: unknown;
+      try {
+        const pending = Promise.resolve().then(() => (typeof source === 'function' ? source() : source));
+        token = await withDeadline(pending, signal, timeoutMs);
+      } catch (error) {
+        if (signal?.aborted || error instanceof IdPlatformError) throw error;
+        throw new TokenRequestError(error);
+      }
       if (typeof token !== 'string' || token === '') throw new TokenRequestError(new TypeError('The `token` function returned no token'));
       return token;
     },
@@ -140,6 +154,24 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       throw new TokenRequestError(error);
     }
   }
+}
+
+/** Resolves like `promise`, but rejects with the signal's reason when `signal` aborts, and with `TimeoutError` after `timeoutMs`. */
+function withDeadline<T>(promise: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (signal === undefined && timeoutMs === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal?.reason);
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => reject(new TimeoutError(`The \`token\` function did not return within ${timeoutMs} ms`)), timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    });
+  });
 }
 
 /** Resolves like `promise`, but rejects with the signal's reason as soon as `signal` aborts (the shared work goes on for others). */

@@ -1,8 +1,10 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
-import { createApiError } from './errors.js';
+import { createApiError, IdPlatformError } from './errors.js';
+import { checkedHeaders } from './header-values.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
-import type { RequestOptions, ResponseInfo } from './options.js';
+import { isValidTimeout, type RequestOptions, type ResponseInfo } from './options.js';
+import { ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from './rate-limiter.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
@@ -62,7 +64,9 @@ export class Transport {
   }
 
   /** Sends `request` and resolves with its body, checked against `request.schema`. */
-  request<T>(request: ApiRequest<T>): Promise<T> {
+  request<T>(given: ApiRequest<T>): Promise<T> {
+    // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
+    const request = { ...given, options: ownProperties(given.options) };
     const { retry, clock } = this.#settings;
     const signal = request.options?.signal;
     const idempotent = isIdempotent(request.method);
@@ -72,12 +76,15 @@ export class Transport {
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
     const { tokens } = this.#settings;
     const signal = request.options?.signal;
+    // The timeout covers a caller's `token` function too (one that hangs is given up on).
+    const requested = request.options?.timeoutMs ?? this.#settings.timeoutMs;
+    const timeoutMs = isValidTimeout(requested) ? requested : undefined; // an invalid one is refused by `exchange`
     await this.#paced(signal);
-    let token = await tokens.getToken(signal);
+    let token = await tokens.getToken(signal, timeoutMs);
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
       await this.#paced(signal);
-      token = await tokens.getToken(signal);
+      token = await tokens.getToken(signal, timeoutMs);
       answer = await this.#send(request, token);
     }
     const { response, body } = answer;
@@ -98,18 +105,19 @@ export class Transport {
       path: request.path,
       searchParams: toSearchParams(request.query),
       body: request.body,
-      headers: { ...options?.headers, authorization: `Bearer ${token}` },
+      // Checked before spreading: a string or array here would spread into one header per character.
+      headers: { ...checkedHeaders(options?.headers), authorization: `Bearer ${token}` },
       timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
       signal: options?.signal,
     });
     const rateLimit = parseRateLimit(answer.response.headers);
     reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit);
-    this.#settings.onResponse?.({
-      method: request.method,
-      path: `/${request.path}`,
-      status: answer.response.status,
-      rateLimit,
-    });
+    try {
+      this.#settings.onResponse?.({ method: request.method, path: `/${request.path}`, status: answer.response.status, rateLimit });
+    } catch (error) {
+      // The caller's hook failed: an SDK error (not retried) whose cause is the hook's error.
+      throw new IdPlatformError(`The onResponse hook threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
     return answer;
   }
 }

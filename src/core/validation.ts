@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
+import { ownProperties } from './own-properties.js';
 import { redact } from './redaction.js';
 
 /**
@@ -11,9 +12,16 @@ export type Schema<T> = z.ZodMiniType<T>;
 
 /** Checks `value` against a parameter schema; throws `RequestValidationError` (nothing is sent) when it fails. */
 export function validateParams<T>(schema: z.ZodMiniType<T, unknown>, value: unknown): T {
-  const result = fastSchema(schema).safeParse(value);
+  let result: ReturnType<z.ZodMiniType<T, unknown>['safeParse']>;
+  try {
+    result = fastSchema(schema).safeParse(ownProperties(value)); // never a parameter from a polluted Object.prototype
+  } catch (error) {
+    // A rule that could not even read the value (e.g. an object where a number belongs, on a polluted prototype).
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RequestValidationError([{ code: 'custom', path: [], message: `the parameters could not be checked: ${reason}` }]);
+  }
   if (!result.success) throw new RequestValidationError(toIssues(result.error.issues));
-  return result.data;
+  return ownProperties(result.data); // read by name later: no fallback to Object.prototype
 }
 
 /** Compiled forms of response schemas, made once per schema; `undefined` while the compiler loads. */

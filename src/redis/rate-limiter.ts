@@ -1,5 +1,12 @@
 import { type Clock, systemClock } from '../core/clock.js';
-import { type BucketState, DEFAULT_WAIT_OPTIONS, type RateLimiter, takeFromBucketOf, updateBucket } from '../core/rate-limiter.js';
+import {
+  type BucketState,
+  DEFAULT_WAIT_OPTIONS,
+  MAX_WAIT_ROUNDS,
+  type RateLimiter,
+  takeFromBucketOf,
+  updateBucket,
+} from '../core/rate-limiter.js';
 import type { RedisClientLike } from './client.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
 import type { RedisAdapterOptions } from './options.js';
@@ -35,15 +42,18 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
   const local = new Map<string, BucketState>();
   return {
     async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
-      for (;;) {
+      // Bounded like the in-memory limiter: after maxDelayMs in all (or MAX_WAIT_ROUNDS waits) the call is sent.
+      let waited = 0;
+      for (let round = 0; round < MAX_WAIT_ROUNDS; round++) {
         if (signal?.aborted) throw signal.reason;
         const delayMs = await run(
           ['EVAL', TAKE_FROM_BUCKET, 1, `${prefix}${key}`],
           (reply) => Number(reply),
           () => takeFromBucketOf(local, key, clock.now()),
         );
-        if (!(delayMs > 0) || delayMs > maxDelayMs) return;
+        if (!(delayMs > 0) || waited + delayMs > maxDelayMs) return;
         await clock.sleep(delayMs, signal);
+        waited += delayMs;
       }
     },
     async update(key, rateLimit) {

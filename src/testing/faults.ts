@@ -54,6 +54,9 @@ export interface FaultScript {
   readonly pending: number;
 }
 
+/** The longest scripted delay: what a timer can hold (2^31 − 1 ms, about 24.8 days). */
+export const MAX_DELAY_MS = 2 ** 31 - 1;
+
 interface Scripted {
   readonly fault: Fault;
   remaining: number;
@@ -108,7 +111,10 @@ function checkFault(fault: Fault): void {
       }
     }
   } else if ('delayMs' in fault) {
-    if (!Number.isFinite(fault.delayMs) || fault.delayMs < 0) throw new RangeError('delayMs must be a number >= 0');
+    // Above 2^31 − 1 ms a timer fires at once instead of never.
+    if (!Number.isFinite(fault.delayMs) || fault.delayMs < 0 || fault.delayMs > MAX_DELAY_MS) {
+      throw new RangeError(`delayMs must be a number from 0 to ${MAX_DELAY_MS}`);
+    }
   } else if (!('malformed' in fault) || fault.malformed !== true) {
     throw new TypeError('a fault is { status }, { delayMs } or { malformed: true }');
   }

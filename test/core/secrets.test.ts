@@ -159,7 +159,9 @@ describe('client secret and tokens never leak', () => {
     const tokens = issuingTokens();
     server.use(
       tokens.handler,
-      http.get(INVITATIONS, ({ request }) => HttpResponse.json([{ id: 'inv_1', unexpected: request.headers.get('authorization') }])),
+      http.get(INVITATIONS, ({ request }) =>
+        HttpResponse.json([{ id: 'inv_1', inviter: 42, unexpected: request.headers.get('authorization') }]),
+      ),
     );
     const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
     expect(error.name).toBe('ResponseValidationError');
@@ -170,7 +172,7 @@ describe('client secret and tokens never leak', () => {
     const tokens = issuingTokens();
     server.use(
       tokens.handler,
-      http.get(INVITATIONS, ({ request }) => HttpResponse.json([{ [request.headers.get('authorization') ?? '']: true }])),
+      http.get(INVITATIONS, ({ request }) => HttpResponse.json([{ [request.headers.get('authorization') ?? '']: true, inviter: 42 }])),
     );
     const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
     expect(error.name).toBe('ResponseValidationError');

@@ -1,19 +1,24 @@
 import * as z from 'zod/mini';
+import { openEnum } from '../../core/open-enum.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { Transport } from '../../core/transport.js';
+
 import { validateParams } from '../../core/validation.js';
 
 // ── Schemas (spec section 2.6) ───────────────────────────────────────────────
 
-/** A phone MFA factor type: `sms` or `voice`. */
-export const PhoneMessageTypeSchema = z.enum(['sms', 'voice']);
+/**
+ * A phone MFA factor type: `sms` or `voice`, as read from a response. A type the
+ * platform adds later is kept (typed `string & {}`), never fatal (DESIGN).
+ */
+export const PhoneMessageTypeSchema = openEnum(['sms', 'voice']);
 
 /** The phone factor types enabled for the tenant (spec 2.6). */
 export const PhoneMessageTypesSchema = z.looseObject({
   message_types: z.array(PhoneMessageTypeSchema),
 });
 
-/** A phone MFA factor type: `sms` or `voice`. */
+/** A phone MFA factor type: `'sms' | 'voice'`, or a type the platform added later. */
 export type PhoneMessageType = z.infer<typeof PhoneMessageTypeSchema>;
 /** The phone factor types enabled for the tenant. */
 export type PhoneMessageTypes = z.infer<typeof PhoneMessageTypesSchema>;

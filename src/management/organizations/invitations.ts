@@ -9,12 +9,12 @@ import type { Scope } from '../scopes.js';
 // ── Schemas (spec sections 2.1–2.4) ──────────────────────────────────────────
 
 /** Who sent an invitation (spec 2.2): `name`, 1–300 characters. */
-export const OrganizationInvitationInviterSchema = z.object({
+export const OrganizationInvitationInviterSchema = z.looseObject({
   name: z.string().check(z.minLength(1), z.maxLength(300)),
 });
 
 /** Who is invited (spec 2.3): an `email`. */
-export const OrganizationInvitationInviteeSchema = z.object({
+export const OrganizationInvitationInviteeSchema = z.looseObject({
   email: z.email(),
 });
 
@@ -23,10 +23,11 @@ const freeForm = z.record(z.string(), z.unknown());
 
 /**
  * An invitation to join an organization (spec 2.1). No field is required (a
- * `fields` filter returns only some), and unknown properties are rejected, as the
- * spec's "additional properties: false" says.
+ * `fields` filter returns only some). Read forward-compatibly (DESIGN): a property
+ * the platform adds later is kept, not refused, although the spec's table says
+ * "additional properties: false"; a known property of the wrong type still fails.
  */
-export const OrganizationInvitationSchema = z.strictObject({
+export const OrganizationInvitationSchema = z.looseObject({
   id: z.optional(z.string()),
   organization_id: z.optional(z.string().check(z.maxLength(50))),
   inviter: z.optional(OrganizationInvitationInviterSchema),
@@ -42,8 +43,8 @@ export const OrganizationInvitationSchema = z.strictObject({
   ticket_id: z.optional(z.string()),
 });
 
-/** The invitation list with `include_totals: true` (spec 2.4). The total count is not returned. */
-export const OrganizationInvitationPageSchema = z.strictObject({
+/** The invitation list with `include_totals: true` (spec 2.4). The total count is not returned. Unknown properties are kept. */
+export const OrganizationInvitationPageSchema = z.looseObject({
   start: z.number(),
   limit: z.number(),
   invitations: z.array(OrganizationInvitationSchema),
