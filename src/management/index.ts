@@ -6,6 +6,7 @@
 export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
 export { encodePath } from '../core/path.js';
 export * from '../core/public.js';
+export type { Query } from '../core/transport.js';
 export {
   type ActionModules,
   type ActionModuleUsage,
@@ -17,6 +18,7 @@ export {
   type ListModuleActionsParams,
 } from './actions/modules.js';
 export { ManagementClient } from './client.js';
+export type { CustomRequest, CustomRequestMethod } from './custom-request.js';
 export {
   type GuardianPhone,
   type PhoneMessageType,
