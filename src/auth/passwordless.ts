@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import type { RequestOptions } from '../core/options.js';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
+import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js';
 import type { AuthSettings } from './options.js';
 
 /** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
@@ -68,22 +68,29 @@ export class Passwordless {
   /**
    * Sends a code or link (`POST /passwordless/start`, JSON body) to `email` or
    * `phone_number`. The client authenticates as at the token endpoint (client id,
-   * plus its secret or assertion when it is confidential).
+   * plus its secret or assertion when it is confidential). `options.forwardedFor`
+   * sends the end user's IP address as `auth0-forwarded-for`.
    */
-  async start(params: PasswordlessStartParams, options?: RequestOptions): Promise<PasswordlessStartResponse> {
+  async start(params: PasswordlessStartParams, options?: EndUserRequestOptions): Promise<PasswordlessStartResponse> {
     const body = validateParams(PasswordlessStartSchema, params);
+    const callOptions = withForwardedFor(options);
     const endpoint = this.#settings.tokenEndpoint;
     return postAsClient(
       endpoint,
       { path: 'passwordless/start', params: body, encoding: 'json', schema: PasswordlessStartResponseSchema },
-      options,
+      callOptions,
     );
   }
 
-  /** Exchanges the code the user received for tokens (`POST /oauth/token`, the passwordless OTP grant). */
-  async login(params: PasswordlessLoginParams, options?: RequestOptions): Promise<TokenResponse> {
+  /**
+   * Exchanges the code the user received for tokens (`POST /oauth/token`, the
+   * passwordless OTP grant). `options.forwardedFor` sends the end user's IP address
+   * as `auth0-forwarded-for`.
+   */
+  async login(params: PasswordlessLoginParams, options?: EndUserRequestOptions): Promise<TokenResponse> {
     const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
+    const callOptions = withForwardedFor(options);
     const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username: email ?? phone_number, otp: code, audience, scope };
-    return requestToken(this.#settings.tokenEndpoint, grant, options);
+    return requestToken(this.#settings.tokenEndpoint, grant, callOptions);
   }
 }

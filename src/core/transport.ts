@@ -2,7 +2,7 @@ import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
 import { createApiError } from './errors.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
-import type { RequestOptions, ResponseInfo } from './options.js';
+import { type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
@@ -55,11 +55,12 @@ export class Transport {
   }
 
   /** Sends `request` and resolves with its body, checked against `request.schema`. */
-  request<T>(request: ApiRequest<T>): Promise<T> {
+  async request<T>(request: ApiRequest<T>): Promise<T> {
     const { retry, clock } = this.#settings;
     const signal = request.options?.signal;
     const idempotent = isIdempotent(request.method);
-    return withRetry(() => this.#attempt(request), { policy: retry, clock, idempotent, signal });
+    const policy = retryPolicyFor(request.options, retry);
+    return withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
   }
 
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
