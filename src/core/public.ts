@@ -27,7 +27,7 @@ export {
 } from './errors.js';
 export type { FetchLike } from './http.js';
 export type { CommonClientOptions, RequestOptions, ResponseInfo, TenantLocation } from './options.js';
-export type { OnPagingLimit } from './paging.js';
+export type { OnPage, OnPagingLimit, PageProgress } from './paging.js';
 export type { RateLimit } from './rate-limit.js';
 export type { RetryOptions } from './retry.js';
 export type { TokenCache, TokenSource } from './token-provider.js';

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
-import { iteratePages, PageSchema, PerPageSchema } from '../../core/paging.js';
+import { iteratePages, OnPageSchema, PageSchema, PerPageSchema } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
@@ -70,7 +70,13 @@ export const ListModuleActionsParamsSchema = z.strictObject({
 });
 
 /** Parameters of `actions.modules.iterateActions`. */
-export const IterateModuleActionsParamsSchema = z.strictObject(perPage);
+export const IterateModuleActionsParamsSchema = z.strictObject({
+  ...perPage,
+  /** The page (of `per_page` records) to start at, to resume: an `onPage` checkpoint's `page + 1`. Default 0. */
+  page: z.optional(PageSchema),
+  /** Called after each completed page with `{ page, records, total, limitReached: false }`, for progress and checkpoints. */
+  onPage: z.optional(OnPageSchema),
+});
 
 /** Query of `GET /actions/modules/{id}/actions`. */
 export type ListModuleActionsParams = z.input<typeof ListModuleActionsParamsSchema>;
@@ -107,6 +113,8 @@ export class ActionModules {
   /**
    * Iterates over every action that uses a module, a page at a time (lazily), until
    * `total` records were yielded or a short page arrives; no extra empty request.
+   * `onPage` is told after each completed page (`{ page, records, total }`); `page`
+   * resumes there: `iterateActions(id, { page: checkpoint.page + 1 })`, same `per_page`.
    */
   iterateActions(
     moduleId: string,
@@ -114,9 +122,11 @@ export class ActionModules {
     options?: RequestOptions,
   ): AsyncIterableIterator<ActionModuleUsage> {
     const id = validateParams(ActionModuleIdSchema, moduleId);
-    const { per_page = DEFAULT_MODULE_ACTIONS_PER_PAGE } = validateParams(IterateModuleActionsParamsSchema, params);
+    const { per_page = DEFAULT_MODULE_ACTIONS_PER_PAGE, page, onPage } = validateParams(IterateModuleActionsParamsSchema, params);
     return iteratePages<ActionModuleUsage>({
       perPage: per_page,
+      startPage: page,
+      onPage,
       fetchPage: async (page, size) => {
         const { actions, total } = await this.listActions(id, { page, per_page: size }, options);
         return { items: actions, total };

@@ -1,6 +1,14 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
-import { isWithinPagingWindow, iterateWindowedList, PAGING_WINDOW_MESSAGE, PageSchema, PerPageSchema } from '../../core/paging.js';
+import {
+  isResumableInPagingWindow,
+  isWithinPagingWindow,
+  iterateWindowedList,
+  OnPageSchema,
+  PAGING_WINDOW_MESSAGE,
+  PageSchema,
+  PerPageSchema,
+} from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
 import { validateParams } from '../../core/validation.js';
@@ -115,14 +123,26 @@ export const ListOrganizationInvitationsParamsSchema = z
   );
 
 /** The parameters of `organizations.invitations.iterate`. */
-export const IterateOrganizationInvitationsParamsSchema = z.strictObject({
-  ...sharedParams,
-  /**
-   * At the 1000-record paging window with more records left: `'throw'` (default)
-   * throws `PagingLimitError` after yielding all 1000; `'stop'` stops quietly.
-   */
-  onLimit: z.optional(z.enum(['throw', 'stop'], "onLimit must be 'throw' or 'stop'")),
-});
+export const IterateOrganizationInvitationsParamsSchema = z
+  .strictObject({
+    ...sharedParams,
+    /**
+     * At the 1000-record paging window with more records left: `'throw'` (default)
+     * throws `PagingLimitError` after yielding all 1000; `'stop'` stops quietly
+     * (`onPage` is then told `limitReached: true`).
+     */
+    onLimit: z.optional(z.enum(['throw', 'stop'], "onLimit must be 'throw' or 'stop'")),
+    /** The page (of `per_page` records) to start at, to resume: an `onPage` checkpoint's `page + 1`. Default 0. */
+    page: z.optional(PageSchema),
+    /** Called after each completed page with `{ page, records, total?, limitReached }`, for progress and checkpoints. */
+    onPage: z.optional(OnPageSchema),
+  })
+  .check(
+    z.refine((params) => isResumableInPagingWindow(params.page ?? 0, params.per_page ?? DEFAULT_INVITATIONS_PER_PAGE), {
+      message: `${PAGING_WINDOW_MESSAGE}: page * per_page must be below 1000 to start there`,
+      path: ['page'],
+    }),
+  );
 
 /** Query parameters of `GET /organizations/{id}/invitations` (spec 4.1). */
 export type ListOrganizationInvitationsParams = z.input<typeof ListOrganizationInvitationsParamsSchema>;
@@ -185,6 +205,10 @@ export class OrganizationInvitations {
    * page through the first 1000 records only: after yielding all of them the
    * iterator throws `PagingLimitError` if the server holds more, or stops quietly
    * with `onLimit: 'stop'`. Parameters are checked before the first request.
+   *
+   * `onPage` is told after each completed page (`{ page, records, total?, limitReached }`);
+   * `page` resumes there: `iterate(id, { page: checkpoint.page + 1 })`, with the same
+   * `per_page`, `sort` and filters. A resumed iteration reaches the same 1000 records.
    */
   iterate(
     organizationId: string,
@@ -195,10 +219,14 @@ export class OrganizationInvitations {
     const {
       onLimit = 'throw',
       per_page = DEFAULT_INVITATIONS_PER_PAGE,
+      page,
+      onPage,
       ...query
     } = validateParams(IterateOrganizationInvitationsParamsSchema, params);
     return iterateWindowedList<OrganizationInvitation>({
       perPage: per_page,
+      startPage: page,
+      onPage,
       onLimit,
       sort: query.sort,
       defaultSort: DEFAULT_INVITATIONS_SORT,
