@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { TokenResponse } from '../core/token-response.js';
+import type { Assert, IsExactly, KnownMembers } from '../core/type-checks.js';
 import { validateParams } from '../core/validation.js';
 import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js';
 import type { AuthSettings } from './options.js';
@@ -50,8 +51,16 @@ export const PasswordlessStartResponseSchema = z.looseObject({
 export type PasswordlessStartParams = z.input<typeof PasswordlessStartSchema>;
 /** Parameters of `passwordless.login`. */
 export type PasswordlessLoginParams = z.input<typeof PasswordlessLoginSchema>;
-/** What `POST /passwordless/start` answers. */
-export type PasswordlessStartResponse = z.infer<typeof PasswordlessStartResponseSchema>;
+/** What `POST /passwordless/start` answers. Members the platform adds are kept at run time, not typed. */
+export interface PasswordlessStartResponse {
+  _id?: string | undefined;
+  email?: string | undefined;
+  phone_number?: string | undefined;
+}
+
+type _StartResponseMatchesSchema = Assert<
+  IsExactly<PasswordlessStartResponse, KnownMembers<z.infer<typeof PasswordlessStartResponseSchema>>>
+>;
 
 /** The platform's grant type for a passwordless one-time code. */
 export const PASSWORDLESS_OTP_GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';

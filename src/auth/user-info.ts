@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { callAuthApi } from '../core/auth-request.js';
 import type { RequestOptions } from '../core/options.js';
+import type { Assert, IsExactly, KnownMembers } from '../core/type-checks.js';
 import { validateParams } from '../core/validation.js';
 import type { AuthSettings } from './options.js';
 
@@ -17,8 +18,26 @@ export const UserInfoSchema = z.looseObject({
   updated_at: z.optional(z.union([z.string(), z.number()])),
 });
 
-/** The claims of `GET /userinfo`. */
-export type UserInfo = z.infer<typeof UserInfoSchema>;
+/**
+ * The standard claims of `GET /userinfo` (OIDC Core 5.1). Other claims (custom,
+ * namespaced ones) are kept at run time but not typed: read them with
+ * `(info as Record<string, unknown>)['https://example.com/roles']`.
+ */
+export interface UserInfo {
+  /** The user's id. */
+  sub: string;
+  name?: string | undefined;
+  nickname?: string | undefined;
+  given_name?: string | undefined;
+  family_name?: string | undefined;
+  email?: string | undefined;
+  email_verified?: boolean | undefined;
+  picture?: string | undefined;
+  /** When the profile last changed: an ISO 8601 string or epoch seconds. */
+  updated_at?: string | number | undefined;
+}
+
+type _UserInfoMatchesSchema = Assert<IsExactly<UserInfo, KnownMembers<z.infer<typeof UserInfoSchema>>>>;
 
 const AccessTokenSchema = z.string('accessToken is required').check(z.minLength(1, 'accessToken is required'));
 

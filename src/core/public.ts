@@ -19,6 +19,7 @@ export {
   RateLimitError,
   RequestValidationError,
   ResponseValidationError,
+  type ScopeName,
   ServerError,
   TimeoutError,
   TokenRequestError,

@@ -1,6 +1,6 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
-import { createApiError } from './errors.js';
+import { createApiError, type ScopeName } from './errors.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
 import { type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
@@ -22,7 +22,7 @@ export interface ApiRequest<T> {
   /** The schema of a 2xx body. */
   readonly schema: Schema<T>;
   /** The scope the operation documents, checked against JWT tokens before sending. */
-  readonly scope?: string | undefined;
+  readonly scope?: ScopeName | undefined;
   readonly options?: RequestOptions | undefined;
 }
 

@@ -38,11 +38,13 @@ export {
   type IterateOrganizationInvitationsParams,
   type ListOrganizationInvitationsParams,
   type OrganizationInvitation,
+  type OrganizationInvitationField,
   type OrganizationInvitationInvitee,
   type OrganizationInvitationInviter,
   type OrganizationInvitationPage,
   OrganizationInvitationPageSchema,
   OrganizationInvitationSchema,
+  type OrganizationInvitationSort,
   type OrganizationInvitations,
 } from './organizations/invitations.js';
 export { allScopes, SCOPE_CATALOGUE, type Scope } from './scopes.js';

@@ -3,6 +3,7 @@ import type { RequestOptions } from '../../core/options.js';
 import { iteratePages, OnPageSchema, PageSchema, PerPageSchema } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
+import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
 import { validateParams } from '../../core/validation.js';
 
 // ── Schemas (spec section 2.5) ───────────────────────────────────────────────
@@ -38,12 +39,38 @@ export const ActionModuleUsagePageSchema = z.looseObject({
   per_page: z.number(),
 });
 
-/** A trigger an action version supports (spec 2.5.2). */
-export type ActionTrigger = z.infer<typeof ActionTriggerSchema>;
-/** One deployed action version that references a module (spec 2.5.1). */
-export type ActionModuleUsage = z.infer<typeof ActionModuleUsageSchema>;
+/** A trigger an action version supports (spec 2.5.2). Members the platform adds are kept at run time, not typed. */
+export interface ActionTrigger {
+  /** The trigger's id, e.g. `post-login`. */
+  id?: string | undefined;
+  version?: string | undefined;
+  status?: string | undefined;
+  runtimes?: string[] | undefined;
+  default_runtime?: string | undefined;
+  compatible_triggers?: { id?: string | undefined; version: string }[] | undefined;
+}
+
+/** One deployed action version that references a module (spec 2.5.1). Members the platform adds are kept at run time, not typed. */
+export interface ActionModuleUsage {
+  action_id?: string | undefined;
+  action_name?: string | undefined;
+  module_version_id?: string | undefined;
+  module_version_number?: number | undefined;
+  supported_triggers?: ActionTrigger[] | undefined;
+}
+
 /** One page of the actions that use a module (spec 2.5). */
-export type ActionModuleUsagePage = z.infer<typeof ActionModuleUsagePageSchema>;
+export interface ActionModuleUsagePage {
+  actions: ActionModuleUsage[];
+  /** How many actions use the module in all. */
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+type _TriggerMatchesSchema = Assert<IsExactly<ActionTrigger, KnownMembers<z.infer<typeof ActionTriggerSchema>>>>;
+type _UsageMatchesSchema = Assert<IsExactly<ActionModuleUsage, KnownMembers<z.infer<typeof ActionModuleUsageSchema>>>>;
+type _UsagePageMatchesSchema = Assert<IsExactly<ActionModuleUsagePage, KnownMembers<z.infer<typeof ActionModuleUsagePageSchema>>>>;
 
 // ── Parameter rules (spec section 4.2) ───────────────────────────────────────
 
