@@ -58,8 +58,8 @@ export class IdPlatformError extends Error {
     for (const [key, value] of Object.entries(this)) {
       if (key !== 'name' && key !== 'cause') json[key] = value;
     }
-    if (this.cause instanceof IdPlatformError) json.cause = this.cause.toJSON();
-    else if (this.cause instanceof Error) json.cause = { name: this.cause.name, message: this.cause.message };
+    const cause = describeCause(this.cause, 0);
+    if (cause !== undefined) json.cause = cause;
     return json;
   }
 
@@ -326,6 +326,26 @@ export class TokenRequestError extends IdPlatformError {
       cause,
     });
   }
+}
+
+/** How deep `toJSON()` follows a `cause` chain. */
+const MAX_CAUSE_DEPTH = 8;
+
+/**
+ * A cause as plain data: an SDK error's own `toJSON()`; any other error's `name`,
+ * `message`, `code` (e.g. `ECONNREFUSED`) and its own cause, down the chain. Nothing
+ * else is copied, so never a request, its headers or a socket.
+ */
+function describeCause(cause: unknown, depth: number): Record<string, unknown> | undefined {
+  if (depth >= MAX_CAUSE_DEPTH) return undefined;
+  if (cause instanceof IdPlatformError) return cause.toJSON();
+  if (!(cause instanceof Error)) return undefined;
+  const json: Record<string, unknown> = { name: cause.name, message: cause.message };
+  const { code } = cause as { code?: unknown };
+  if (typeof code === 'string' || typeof code === 'number') json.code = code;
+  const inner = describeCause(cause.cause, depth + 1);
+  if (inner !== undefined) json.cause = inner;
+  return json;
 }
 
 function describeIssues(issues: readonly ValidationIssue[]): string {

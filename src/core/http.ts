@@ -1,6 +1,7 @@
 import ky, { type KyInstance } from 'ky';
 import { VERSION } from '../version.js';
 import { type HttpResponseErrorDetails, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
+import { reportingNetworkFailures } from './network-failure.js';
 import { isBrowser, isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
@@ -36,7 +37,8 @@ export function createHttpClient(options: {
     prefixUrl: options.prefixUrl,
     retry: 0,
     throwHttpErrors: false,
-    ...(options.fetch ? { fetch: options.fetch as typeof fetch } : {}),
+    // Failures to send become a NetworkError naming the method, host and root cause.
+    fetch: reportingNetworkFailures(options.fetch) as typeof fetch,
     headers: { accept: 'application/json', ...userAgentHeader(), ...options.headers },
   });
 }

@@ -1,4 +1,5 @@
 import type { KyInstance } from 'ky';
+import { withBaseUrlHint } from './base-url-hint.js';
 import type { Clock } from './clock.js';
 import { createApiError, type ScopeName } from './errors.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
@@ -73,7 +74,7 @@ export class Transport {
       answer = await this.#send(request, token);
     }
     const { response, body } = answer;
-    if (!response.ok) throw toApiError(request, response, body, [token]);
+    if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
     return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
   }
 
@@ -100,14 +101,18 @@ export class Transport {
 }
 
 /** Builds the `ApiError` of a non-2xx answer from its `{ statusCode, error, message, errorCode }` body. */
-function toApiError(request: ApiRequest<unknown>, response: Response, receivedBody: unknown, secrets: readonly string[]) {
+function toApiError(request: ApiRequest<unknown>, response: Response, receivedBody: unknown, secrets: readonly string[], baseUrl: string) {
   const failed = readFailedResponse(response, receivedBody, secrets);
   const error = failed.member('error') ?? failed.statusText;
   const { body } = failed;
   return createApiError({
     ...failed,
     error,
-    message: failed.member('message') ?? (typeof body === 'string' && body.length <= 200 ? body : error),
+    message: withBaseUrlHint(
+      failed.member('message') ?? (typeof body === 'string' && body.length <= 200 ? body : error),
+      response.status,
+      baseUrl,
+    ),
     errorCode: failed.member('errorCode'),
     method: request.method,
     path: `/${request.path}`,

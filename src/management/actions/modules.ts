@@ -82,7 +82,9 @@ type _UsagePageMatchesSchema = Assert<IsExactly<ActionModuleUsagePage, KnownMemb
 export const DEFAULT_MODULE_ACTIONS_PER_PAGE = 50;
 
 /** A module id: a non-empty string. */
-export const ActionModuleIdSchema = z.string().check(z.minLength(1, 'module id must not be empty'));
+export const ActionModuleIdSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'moduleId is required' : 'moduleId must be a string') })
+  .check(z.minLength(1, 'module id must not be empty'));
 
 const perPage = {
   /** Records per page, 1–100 (bounds not shown by the spec; the platform's usual ones). */

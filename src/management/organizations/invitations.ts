@@ -136,7 +136,7 @@ export const DEFAULT_INVITATIONS_SORT = 'created_at:-1';
 
 /** Organization ids are 1–50 characters (spec 4.1, 8). */
 export const OrganizationIdSchema = z
-  .string()
+  .string({ error: (issue) => (issue.input === undefined ? 'organizationId is required' : 'organizationId must be a string') })
   .check(z.minLength(1, 'organization id must not be empty'), z.maxLength(50, 'organization id must be at most 50 characters'));
 
 const knownFields = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
