@@ -7,6 +7,7 @@ export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../co
 export { encodePath } from '../core/path.js';
 export * from '../core/public.js';
 export type { Query } from '../core/transport.js';
+export type { Schema } from '../core/validation.js';
 export {
   type ActionModules,
   type ActionModuleUsage,
