@@ -26,7 +26,7 @@ export interface CustomRequest<T = unknown> {
   /** A JSON body (not with `GET`). */
   readonly body?: unknown;
   /**
-   * A zod (`zod/mini`) schema of the 2xx body: the body is checked against it (unless
+   * A zod schema (`zod/mini` or classic `zod`) of the 2xx body: the body is checked against it (unless
    * the client has `validateResponses: false`) and typed by it. Without one, the body
    * is returned unchecked, typed `unknown`.
    */

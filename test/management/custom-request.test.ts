@@ -1,5 +1,6 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { z as classic } from 'zod';
 import * as z from 'zod/mini';
 import {
   encodePath,
@@ -57,6 +58,15 @@ describe('management.request()', () => {
     const management = client();
     server.use(http.get(`${API}/roles/rol_1`, () => HttpResponse.json({ id: 'rol_1', name: 7 })));
     await expect(management.request({ method: 'GET', path: 'roles/rol_1', schema: RoleSchema })).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
+  });
+
+  it('takes a classic zod schema too', async () => {
+    const management = client();
+    server.use(http.get(`${API}/roles/rol_1`, () => HttpResponse.json({ id: 'rol_1', name: 7 })));
+    const RoleClassic = classic.object({ id: classic.string(), name: classic.string() });
+    await expect(management.request({ method: 'GET', path: 'roles/rol_1', schema: RoleClassic })).rejects.toBeInstanceOf(
       ResponseValidationError,
     );
   });
