@@ -4,6 +4,7 @@
  * IDP_CLIENT_ID and IDP_CLIENT_SECRET (or IDP_CLIENT_ASSERTION_KEY) are set.
  * Exits non-zero when an example fails.
  */
+import customRequest from './custom-request.js';
 import listInvitations from './list-invitations.js';
 import moduleActions from './module-actions.js';
 import phoneMessageTypes from './phone-message-types.js';
@@ -17,6 +18,7 @@ const examples: Record<string, (tenant: Tenant) => Promise<void>> = {
   'phone-message-types': phoneMessageTypes,
   'rate-limit': rateLimit,
   'private-key-jwt': privateKeyJwt,
+  'custom-request': customRequest,
 };
 
 const wanted = process.argv.slice(2);

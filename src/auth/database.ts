@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { callAuthApi } from '../core/auth-request.js';
 import type { RequestOptions } from '../core/options.js';
+import type { Assert, IsExactly, KnownMembers } from '../core/type-checks.js';
 import { validateParams } from '../core/validation.js';
 import type { AuthSettings } from './settings.js';
 
@@ -36,8 +37,15 @@ export const SignUpResponseSchema = z.looseObject({
 export type SignUpParams = z.input<typeof SignUpSchema>;
 /** Parameters of `database.changePassword`. */
 export type ChangePasswordParams = z.input<typeof ChangePasswordSchema>;
-/** The user `database.signUp` created. */
-export type SignUpResponse = z.infer<typeof SignUpResponseSchema>;
+/** The user `database.signUp` created. Members the platform adds are kept at run time, not typed. */
+export interface SignUpResponse {
+  /** The new user's id. */
+  _id?: string | undefined;
+  email?: string | undefined;
+  email_verified?: boolean | undefined;
+}
+
+type _SignUpResponseMatchesSchema = Assert<IsExactly<SignUpResponse, KnownMembers<z.infer<typeof SignUpResponseSchema>>>>;
 
 /** `auth.database`: sign-up and password reset for database connections. */
 export class Database {

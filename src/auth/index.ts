@@ -12,6 +12,7 @@ export * from '../core/public.js';
 export { type TokenResponse, TokenResponseSchema } from '../core/token-response.js';
 export { AuthenticationClient } from './client.js';
 export type { ChangePasswordParams, Database, SignUpParams, SignUpResponse } from './database.js';
+export type { EndUserRequestOptions } from './forwarded-for.js';
 export type { IdTokenClaims, IdTokenSigningAlg, IdTokenVerification, TokenResponseWithClaims } from './id-token.js';
 export type {
   AuthorizationCodeGrantParams,

@@ -4,6 +4,7 @@ import type { RequestOptions } from '../core/options.js';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
+import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js';
 import { type IdTokenExpectations, type TokenResponseWithClaims, withIdTokenClaims } from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
 
@@ -113,10 +114,15 @@ export class OAuth {
     return this.#tokenWithClaims({ grant_type: 'refresh_token', ...grant }, options, { organization });
   }
 
-  /** Resource-owner password grant (`POST /oauth/token`); with `realm`, the platform's password-realm grant. */
-  async passwordGrant(params: PasswordGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
+  /**
+   * Resource-owner password grant (`POST /oauth/token`); with `realm`, the platform's
+   * password-realm grant. `options.forwardedFor` sends the end user's IP address as
+   * `auth0-forwarded-for` (brute-force protection per user).
+   */
+  async passwordGrant(params: PasswordGrantParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims> {
     const grant = validateParams(PasswordGrantSchema, params);
-    return this.#tokenWithClaims({ grant_type: grant.realm === undefined ? 'password' : PASSWORD_REALM_GRANT, ...grant }, options);
+    const callOptions = withForwardedFor(options);
+    return this.#tokenWithClaims({ grant_type: grant.realm === undefined ? 'password' : PASSWORD_REALM_GRANT, ...grant }, callOptions);
   }
 
   /** Revokes a refresh token (`POST /oauth/revoke`), authenticating the client as the token endpoint does. */

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
-import type { RequestOptions } from '../core/options.js';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
+import type { Assert, IsExactly, KnownMembers } from '../core/type-checks.js';
 import { validateParams } from '../core/validation.js';
+import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js';
 import { type TokenResponseWithClaims, withIdTokenClaims } from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
 
@@ -50,8 +51,16 @@ export const PasswordlessStartResponseSchema = z.looseObject({
 export type PasswordlessStartParams = z.input<typeof PasswordlessStartSchema>;
 /** Parameters of `passwordless.login`. */
 export type PasswordlessLoginParams = z.input<typeof PasswordlessLoginSchema>;
-/** What `POST /passwordless/start` answers. */
-export type PasswordlessStartResponse = z.infer<typeof PasswordlessStartResponseSchema>;
+/** What `POST /passwordless/start` answers. Members the platform adds are kept at run time, not typed. */
+export interface PasswordlessStartResponse {
+  _id?: string | undefined;
+  email?: string | undefined;
+  phone_number?: string | undefined;
+}
+
+type _StartResponseMatchesSchema = Assert<
+  IsExactly<PasswordlessStartResponse, KnownMembers<z.infer<typeof PasswordlessStartResponseSchema>>>
+>;
 
 /** The platform's grant type for a passwordless one-time code. */
 export const PASSWORDLESS_OTP_GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';
@@ -68,22 +77,29 @@ export class Passwordless {
   /**
    * Sends a code or link (`POST /passwordless/start`, JSON body) to `email` or
    * `phone_number`. The client authenticates as at the token endpoint (client id,
-   * plus its secret or assertion when it is confidential).
+   * plus its secret or assertion when it is confidential). `options.forwardedFor`
+   * sends the end user's IP address as `auth0-forwarded-for`.
    */
-  async start(params: PasswordlessStartParams, options?: RequestOptions): Promise<PasswordlessStartResponse> {
+  async start(params: PasswordlessStartParams, options?: EndUserRequestOptions): Promise<PasswordlessStartResponse> {
     const body = validateParams(PasswordlessStartSchema, params);
+    const callOptions = withForwardedFor(options);
     const endpoint = this.#settings.tokenEndpoint;
     return postAsClient(
       endpoint,
       { path: 'passwordless/start', params: body, encoding: 'json', schema: PasswordlessStartResponseSchema },
-      options,
+      callOptions,
     );
   }
 
-  /** Exchanges the code the user received for tokens (`POST /oauth/token`, the passwordless OTP grant). */
-  async login(params: PasswordlessLoginParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
+  /**
+   * Exchanges the code the user received for tokens (`POST /oauth/token`, the
+   * passwordless OTP grant). `options.forwardedFor` sends the end user's IP address
+   * as `auth0-forwarded-for`.
+   */
+  async login(params: PasswordlessLoginParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims> {
     const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
+    const callOptions = withForwardedFor(options);
     const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username: email ?? phone_number, otp: code, audience, scope };
-    return withIdTokenClaims(this.#settings, await requestToken(this.#settings.tokenEndpoint, grant, options), {}, options);
+    return withIdTokenClaims(this.#settings, await requestToken(this.#settings.tokenEndpoint, grant, callOptions), {}, callOptions);
   }
 }

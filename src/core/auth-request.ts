@@ -2,7 +2,7 @@ import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
 import { AuthApiError } from './errors.js';
 import { exchange, readFailedResponse } from './http.js';
-import type { RequestOptions, ResponseInfo } from './options.js';
+import { type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { type Schema, validateResponse } from './validation.js';
@@ -41,8 +41,9 @@ export interface AuthApiCall<T> {
  * (`error`, `error_description` of the body); a 2xx body is checked against `schema`.
  * Each attempt's own credentials, and any token in the answer, are kept out of errors.
  */
-export function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
+export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
   const { options = {} } = call;
+  const policy = retryPolicyFor(options, context.retry);
   const attempt = async (): Promise<T> => {
     const { body, headers, secrets = [] } = await call.prepare();
     const { response, body: answer } = await exchange(context.http, {
@@ -63,7 +64,7 @@ export function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): P
     if (!response.ok) throw toAuthApiError(response, answer, scrub);
     return validateResponse(call.schema, answer, scrub);
   };
-  return withRetry(attempt, { policy: context.retry, clock: context.clock, idempotent: isIdempotent(call.method), signal: options.signal });
+  return withRetry(attempt, { policy, clock: context.clock, idempotent: isIdempotent(call.method), signal: options.signal });
 }
 
 /** Members of an answer that hold issued credentials: kept out of errors even when the answer is malformed. */

@@ -1,4 +1,4 @@
-import type { RateLimit } from './rate-limit.js';
+import { type RateLimit, rateLimitOfTooManyRequests } from './rate-limit.js';
 
 /** One problem found by a schema: where (`path`), what kind (`code`) and a readable `message`. */
 export interface ValidationIssue {
@@ -81,8 +81,8 @@ export class IdPlatformError extends Error {
     for (const [key, value] of Object.entries(this)) {
       if (key !== 'name' && key !== 'cause') json[key] = value;
     }
-    if (this.cause instanceof IdPlatformError) json.cause = this.cause.toJSON();
-    else if (this.cause instanceof Error) json.cause = { name: this.cause.name, message: this.cause.message };
+    const cause = describeCause(this.cause, 0);
+    if (cause !== undefined) json.cause = cause;
     return json;
   }
 
@@ -205,30 +205,45 @@ export class BadRequestError extends ApiError {
   static override readonly code: string = 'bad_request';
   declare readonly code: 'bad_request';
   override readonly name = 'BadRequestError' as const;
+  declare readonly status: 400;
 }
 /** 401: the token is missing, expired, badly signed, or the client is not global. */
 export class UnauthorizedError extends ApiError {
   static override readonly code: string = 'unauthorized';
   declare readonly code: 'unauthorized';
   override readonly name = 'UnauthorizedError' as const;
+  declare readonly status: 401;
 }
 /** 403: the token lacks the operation's scope. */
 export class ForbiddenError extends ApiError {
   static override readonly code: string = 'forbidden';
   declare readonly code: 'forbidden';
   override readonly name = 'ForbiddenError' as const;
+  declare readonly status: 403;
 }
 /** 404: the resource (e.g. the organization) does not exist. */
 export class NotFoundError extends ApiError {
   static override readonly code: string = 'not_found';
   declare readonly code: 'not_found';
   override readonly name = 'NotFoundError' as const;
+  declare readonly status: 404;
 }
-/** 429: too many requests; `rateLimit.reset` says when the bucket refills. */
+/**
+ * 429: too many requests; `rateLimit.reset` says when the bucket refills. `rateLimit`
+ * is always there: without `X-RateLimit-*` headers it is built from `Retry-After`
+ * (`reset` = now + its delay, or now without one; `remaining` 0; `limit` 0, unknown).
+ */
 export class RateLimitError extends ApiError {
   static override readonly code: string = 'rate_limited';
   declare readonly code: 'rate_limited';
   override readonly name = 'RateLimitError' as const;
+  declare readonly status: 429;
+  /** The rate-limit state: from `X-RateLimit-*`, or built from `Retry-After` when those are missing. */
+  declare readonly rateLimit: RateLimit;
+
+  constructor(details: ApiErrorDetails) {
+    super({ ...details, rateLimit: details.rateLimit ?? rateLimitOfTooManyRequests(details.headers, Date.now()) });
+  }
 }
 /** 5xx: a fault on the service side. */
 export class ServerError extends ApiError {
@@ -249,17 +264,20 @@ export function createApiError(details: ApiErrorDetails): ApiError {
   return new ApiError(details);
 }
 
+/** A scope name, `<verb>:<resource>` (e.g. `read:organization_invitations`); every `Scope` of the catalogue is one. */
+export type ScopeName = `${string}:${string}`;
+
 /** The token's `scope` claim lacks the scope the operation documents; nothing was sent. */
 export class InsufficientScopeError extends IdPlatformError {
   static override readonly code: string = 'insufficient_scope';
   declare readonly code: 'insufficient_scope';
   override readonly name = 'InsufficientScopeError' as const;
   /** The scope the operation needs. */
-  readonly required: string;
+  readonly required: ScopeName;
   /** The scopes the token holds. */
   readonly granted: readonly string[];
 
-  constructor(required: string, granted: readonly string[]) {
+  constructor(required: ScopeName, granted: readonly string[]) {
     super(`The access token lacks the scope "${required}" that this operation requires (granted: ${granted.join(' ') || 'none'})`);
     this.required = required;
     this.granted = granted;
@@ -358,6 +376,26 @@ export class IdTokenValidationError extends IdPlatformError {
 function boundMessage(message: string): string {
   if (message.length <= MAX_ERROR_MESSAGE_LENGTH) return message;
   return `${message.slice(0, MAX_ERROR_MESSAGE_LENGTH)}… (${message.length - MAX_ERROR_MESSAGE_LENGTH} more characters)`;
+}
+
+/** How deep `toJSON()` follows a `cause` chain. */
+const MAX_CAUSE_DEPTH = 8;
+
+/**
+ * A cause as plain data: an SDK error's own `toJSON()`; any other error's `name`,
+ * `message`, `code` (e.g. `ECONNREFUSED`) and its own cause, down the chain. Nothing
+ * else is copied, so never a request, its headers or a socket.
+ */
+function describeCause(cause: unknown, depth: number): Record<string, unknown> | undefined {
+  if (depth >= MAX_CAUSE_DEPTH) return undefined;
+  if (cause instanceof IdPlatformError) return cause.toJSON();
+  if (!(cause instanceof Error)) return undefined;
+  const json: Record<string, unknown> = { name: cause.name, message: cause.message };
+  const { code } = cause as { code?: unknown };
+  if (typeof code === 'string' || typeof code === 'number') json.code = code;
+  const inner = describeCause(cause.cause, depth + 1);
+  if (inner !== undefined) json.cause = inner;
+  return json;
 }
 
 function describeIssues(issues: readonly ValidationIssue[]): string {

@@ -2,6 +2,7 @@ import ky, { type KyInstance } from 'ky';
 import { VERSION } from '../version.js';
 import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
 import { checkedClientHeaders, checkedHeaders } from './header-values.js';
+import { reportingNetworkFailures } from './network-failure.js';
 import { isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
@@ -40,7 +41,8 @@ export function createHttpClient(options: {
     prefixUrl: options.prefixUrl,
     retry: 0,
     throwHttpErrors: false,
-    ...(options.fetch ? { fetch: options.fetch as typeof fetch } : {}),
+    // Failures to send become a NetworkError naming the method, host and root cause.
+    fetch: reportingNetworkFailures(options.fetch) as typeof fetch,
     // Checked here: an invalid value would make the runtime throw an error quoting it.
     headers: { accept: 'application/json', ...userAgentHeader(), ...checkedClientHeaders(options.headers) },
   });

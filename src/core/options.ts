@@ -1,6 +1,6 @@
 import { resolveEndpoint } from './base-url.js';
 import { type Clock, systemClock } from './clock.js';
-import { ConfigurationError } from './errors.js';
+import { ConfigurationError, RequestValidationError } from './errors.js';
 import type { FetchLike } from './http.js';
 import type { RateLimit } from './rate-limit.js';
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
@@ -60,6 +60,22 @@ export interface RequestOptions {
   readonly timeoutMs?: number | undefined;
   /** Extra headers for this call. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Retries of this call, replacing the client's `retry` (e.g. `false` for a call that
+   * must not wait); members left out take the defaults (`maxRetries` 3, `maxDelayMs`
+   * 60 000). Checked like the client's option: `RequestValidationError` when invalid.
+   */
+  readonly retry?: RetryOptions | undefined;
+}
+
+/** The retry policy of one call: its own `retry`, checked, or else the client's policy. */
+export function retryPolicyFor(options: RequestOptions | undefined, clientPolicy: RetryPolicy): RetryPolicy {
+  if (options?.retry === undefined) return clientPolicy;
+  try {
+    return resolveRetryPolicy(options.retry);
+  } catch (error) {
+    throw new RequestValidationError([{ code: 'invalid_retry', path: ['retry'], message: (error as Error).message }]);
+  }
 }
 
 /** {@link CommonClientOptions} checked, with defaults applied, and the tenant's endpoint. */

@@ -15,6 +15,11 @@ export const PAGING_WINDOW = 1000;
 /** The server's explanation when a page reaches past the window; the client says the same. */
 export const PAGING_WINDOW_MESSAGE = `Requesting page exceeds the allowed maximum of ${PAGING_WINDOW} records`;
 
+/** Whether an iterator may start at page `page` of `perPage` records: its first record lies inside the window (`page * perPage < 1000`). */
+export function isResumableInPagingWindow(page: number, perPage: number): boolean {
+  return page * perPage < PAGING_WINDOW;
+}
+
 /** Whether page `page` of `perPage` records lies inside the paging window: `(page + 1) * perPage <= 1000`. */
 export function isWithinPagingWindow(page: number, perPage: number): boolean {
   return (page + 1) * perPage <= PAGING_WINDOW;
@@ -30,10 +35,42 @@ export interface Page<T> {
   readonly total?: number | undefined;
 }
 
+/**
+ * What an iterator's `onPage` callback is told after the records of a page were
+ * yielded (and consumed): for progress, and for checkpoints to resume from.
+ */
+export interface PageProgress {
+  /**
+   * The index of the page just completed, in pages of the iterator's `per_page`,
+   * from 0. Pass `page + 1` as the iterator's `page` to resume after it.
+   */
+  readonly page: number;
+  /** How far into the list the iterator got: the records on this and every earlier page (skipped ones included). */
+  readonly records: number;
+  /** The server's count of all records, when it sends one. */
+  readonly total?: number | undefined;
+  /**
+   * `true` on the last call when the iterator stopped at the 1000-record paging
+   * window while the server holds more (with `onLimit: 'stop'`; with `'throw'`,
+   * `PagingLimitError` follows). `false` otherwise.
+   */
+  readonly limitReached: boolean;
+}
+
+/** A callback told about every completed page; the iterator waits for a promise it returns. */
+export type OnPage = (progress: PageProgress) => void | Promise<void>;
+
+/** An iterator's `onPage` parameter: a function. */
+export const OnPageSchema = z.custom<OnPage>((value) => typeof value === 'function', 'onPage must be a function');
+
 /** How {@link iteratePages} reads a paged list. */
 export interface PagedList<T> {
   /** Records per request. */
   readonly perPage: number;
+  /** The page (of `perPage` records) to start at, to resume an earlier iteration; default 0. */
+  readonly startPage?: number | undefined;
+  /** Called after each completed page of `perPage` records, and after the last one. */
+  readonly onPage?: OnPage | undefined;
   /** Fetches page `page` of `perPage` records. */
   fetchPage(page: number, perPage: number): Promise<Page<T>>;
   /** For lists that cap paging at {@link PAGING_WINDOW} records. */
@@ -61,11 +98,17 @@ export interface PagedList<T> {
  * later cannot be placed without loss, so it fails. Any `IdPlatformError` that ends
  * the iteration carries `progress` (records yielded, and the failed request's
  * `page` and `per_page`), so the caller can resume.
+ *
+ * `startPage` resumes at record `startPage * perPage`; `onPage` is told after each
+ * completed page (see {@link PageProgress}); with `onLimit: 'stop'` and an `onPage`,
+ * the iterator asks the server once whether records lie past the window, to say so
+ * in `limitReached`.
  */
 export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, void, undefined> {
-  const { window } = list;
+  const { window, onPage } = list;
+  const pageSize = list.perPage;
   let perPage = list.perPage;
-  let offset = 0;
+  let offset = (list.startPage ?? 0) * pageSize;
   let last: T | undefined;
   let serverPageSize: number | undefined;
   while (true) {
@@ -77,7 +120,8 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
         : window
           ? pageSizeAt(offset, perPage)
           : perPage;
-    if (size === 0) break;
+    if (size === 0) return;
+    const page = Math.floor(offset / pageSize);
     const progress = { yielded: offset, page: offset / size, per_page: size };
     const { items, total } = await withProgress(list.fetchPage(progress.page, size), progress);
     if (items.length > size) {
@@ -88,16 +132,21 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     for (const item of items) yield item;
     offset += items.length;
     last = items.at(-1) ?? last;
+    let more: boolean;
     if (total !== undefined) {
-      if (offset >= total || items.length === 0) return;
+      more = offset < total && items.length > 0;
       // A short page while `total` says more: the server caps the page size. Go on
       // with pages no larger than its cap, on which the records read so far end.
-      if (items.length < size) perPage = largestDivisor(offset, items.length);
-    } else if (items.length < size) return;
-  }
-  if (window?.onLimit === 'throw' && last !== undefined) {
-    const progress = { yielded: offset, page: Math.floor(offset / perPage), per_page: perPage };
-    if (await withProgress(window.hasMoreAfter(last), progress)) throw withProgressOn(new PagingLimitError(offset), progress);
+      if (more && items.length < size) perPage = largestDivisor(offset, items.length);
+    } else more = items.length >= size;
+    const atWindowEnd =
+      more && window !== undefined && (serverPageSize !== undefined ? offset >= PAGING_WINDOW : pageSizeAt(offset, perPage) === 0);
+    const asks = window?.onLimit === 'throw' || onPage !== undefined;
+    const endProgress = { yielded: offset, page: Math.floor(offset / perPage), per_page: perPage };
+    const limitReached = atWindowEnd && asks && last !== undefined && (await withProgress(window.hasMoreAfter(last), endProgress));
+    if (onPage && (!more || atWindowEnd || offset % pageSize === 0)) await onPage({ page, records: offset, total, limitReached });
+    if (limitReached && window?.onLimit === 'throw') throw withProgressOn(new PagingLimitError(offset), endProgress);
+    if (!more || atWindowEnd) return;
   }
 }
 
@@ -171,6 +220,10 @@ export interface WindowedList<T extends { readonly id?: string | undefined }> {
   /** The caller's `fields` filter and whether it includes (default) or excludes the fields it names. */
   readonly fields?: string | undefined;
   readonly includeFields?: boolean | undefined;
+  /** The page (of `perPage` records) to start at; `startPage * perPage` must be below the window. */
+  readonly startPage?: number | undefined;
+  /** Called after each completed page; see {@link PageProgress}. */
+  readonly onPage?: OnPage | undefined;
   /** Fetches one page with this query (the caller's other filters added by the list). */
   fetchPage(query: WindowedPageQuery): Promise<readonly T[]>;
 }
@@ -195,6 +248,8 @@ export function iterateWindowedList<T extends { readonly id?: string | undefined
   const fields = hidesId ? withIdShown(listed, includeFields !== false) : list.fields;
   const records = iteratePages<T>({
     perPage: list.perPage,
+    startPage: list.startPage,
+    onPage: list.onPage,
     fetchPage: async (page, size) => ({
       items: await list.fetchPage({ page, per_page: size, sort, fields, include_fields: includeFields }),
     }),

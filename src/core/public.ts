@@ -21,6 +21,7 @@ export {
   RateLimitError,
   RequestValidationError,
   ResponseValidationError,
+  type ScopeName,
   ServerError,
   TimeoutError,
   TokenRequestError,
@@ -29,7 +30,7 @@ export {
 } from './errors.js';
 export type { FetchLike } from './http.js';
 export type { CommonClientOptions, RequestOptions, ResponseInfo, TenantLocation } from './options.js';
-export type { OnPagingLimit } from './paging.js';
+export type { OnPage, OnPagingLimit, PageProgress } from './paging.js';
 export type { RateLimit } from './rate-limit.js';
 export type { RateLimiter, RateLimiterWaitOptions } from './rate-limiter.js';
 export type { RetryOptions } from './retry-policy.js';

@@ -25,3 +25,16 @@ function toNumber(value: string | null): number | undefined {
   const number = Number(value);
   return Number.isFinite(number) ? number : undefined;
 }
+
+/**
+ * The rate-limit state of a 429 that came without `X-RateLimit-*` headers: the
+ * bucket is empty (`remaining` 0, `limit` 0 as unknown) until `Retry-After`
+ * (delay-seconds or an HTTP date), or `now` when that is missing too.
+ */
+export function rateLimitOfTooManyRequests(headers: Readonly<Record<string, string>>, now: number): RateLimit {
+  const retryAfter = headers['retry-after']?.trim() ?? '';
+  let reset = now;
+  if (/^\d+$/.test(retryAfter)) reset = now + Number(retryAfter) * 1000;
+  else if (retryAfter !== '' && !Number.isNaN(Date.parse(retryAfter))) reset = Math.max(now, Date.parse(retryAfter));
+  return { limit: 0, remaining: 0, reset: new Date(reset) };
+}

@@ -1,8 +1,8 @@
 import { decodeJwt } from 'jose/jwt/decode';
-import { InsufficientScopeError } from './errors.js';
+import { InsufficientScopeError, type ScopeName } from './errors.js';
 
 /** Checks a token's scopes against an operation's required scope; see {@link createScopeCheck}. */
-export type ScopeCheck = (token: string, required: string | undefined) => void;
+export type ScopeCheck = (token: string, required: ScopeName | undefined) => void;
 
 /**
  * Makes a check that throws `InsufficientScopeError` before sending when the token

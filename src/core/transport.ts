@@ -1,9 +1,10 @@
 import type { KyInstance } from 'ky';
+import { withBaseUrlHint } from './base-url-hint.js';
 import type { Clock } from './clock.js';
-import { createApiError, IdPlatformError } from './errors.js';
+import { createApiError, IdPlatformError, type ScopeName } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
-import { isValidTimeout, type RequestOptions, type ResponseInfo } from './options.js';
+import { isValidTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from './rate-limiter.js';
@@ -25,7 +26,7 @@ export interface ApiRequest<T> {
   /** The schema of a 2xx body. */
   readonly schema: Schema<T>;
   /** The scope the operation documents, checked against JWT tokens before sending. */
-  readonly scope?: string | undefined;
+  readonly scope?: ScopeName | undefined;
   readonly options?: RequestOptions | undefined;
 }
 
@@ -64,13 +65,14 @@ export class Transport {
   }
 
   /** Sends `request` and resolves with its body, checked against `request.schema`. */
-  request<T>(given: ApiRequest<T>): Promise<T> {
+  async request<T>(given: ApiRequest<T>): Promise<T> {
     // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
     const request = { ...given, options: ownProperties(given.options) };
     const { retry, clock } = this.#settings;
     const signal = request.options?.signal;
     const idempotent = isIdempotent(request.method);
-    return withRetry(() => this.#attempt(request), { policy: retry, clock, idempotent, signal });
+    const policy = retryPolicyFor(request.options, retry);
+    return withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
   }
 
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
@@ -88,7 +90,7 @@ export class Transport {
       answer = await this.#send(request, token);
     }
     const { response, body } = answer;
-    if (!response.ok) throw toApiError(request, response, body, [token]);
+    if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
     return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
   }
 
@@ -123,14 +125,18 @@ export class Transport {
 }
 
 /** Builds the `ApiError` of a non-2xx answer from its `{ statusCode, error, message, errorCode }` body. */
-function toApiError(request: ApiRequest<unknown>, response: Response, receivedBody: unknown, secrets: readonly string[]) {
+function toApiError(request: ApiRequest<unknown>, response: Response, receivedBody: unknown, secrets: readonly string[], baseUrl: string) {
   const failed = readFailedResponse(response, receivedBody, secrets);
   const error = failed.member('error') ?? failed.statusText;
   const { body } = failed;
   return createApiError({
     ...failed,
     error,
-    message: failed.member('message') ?? (typeof body === 'string' && body.length <= 200 ? body : error),
+    message: withBaseUrlHint(
+      failed.member('message') ?? (typeof body === 'string' && body.length <= 200 ? body : error),
+      response.status,
+      baseUrl,
+    ),
     errorCode: failed.member('errorCode'),
     method: request.method,
     path: `/${request.path}`,

@@ -1,5 +1,8 @@
+import type { RequestOptions } from '../core/options.js';
 import { Transport } from '../core/transport.js';
+import type { Schema } from '../core/validation.js';
 import { ActionModules } from './actions/modules.js';
+import { type CustomRequest, sendCustomRequest } from './custom-request.js';
 import { GuardianPhone } from './guardian/phone.js';
 import { type ManagementClientOptions, resolveManagementOptions } from './options.js';
 import { OrganizationInvitations } from './organizations/invitations.js';
@@ -36,14 +39,34 @@ export class ManagementClient {
     readonly phone: GuardianPhone;
   };
   readonly #baseUrl: string;
+  readonly #transport: Transport;
 
   constructor(options: ManagementClientOptions) {
     const settings = resolveManagementOptions(options);
     const transport = new Transport(settings);
+    this.#transport = transport;
     this.#baseUrl = settings.baseUrl;
     this.organizations = Object.freeze({ invitations: new OrganizationInvitations(transport) });
     this.actions = Object.freeze({ modules: new ActionModules(transport) });
     this.guardian = Object.freeze({ phone: new GuardianPhone(transport) });
+  }
+
+  /**
+   * Sends any other Management API call through the client's transport: the same
+   * token, retries, rate limits, timeouts and errors as the built-in methods.
+   * With `schema` the 2xx body is checked against it and typed by it; without, it
+   * is returned unchecked as `unknown`. The request's shape is checked first
+   * (`RequestValidationError`, nothing sent): see {@link CustomRequest}.
+   *
+   * ```ts
+   * const role = await management.request({ method: 'POST', path: 'roles', body: { name: 'editor' } });
+   * const users = await management.request({ method: 'GET', path: encodePath`roles/${roleId}/users`, schema: UsersSchema });
+   * ```
+   */
+  request<T>(request: CustomRequest<T> & { readonly schema: Schema<T> }, options?: RequestOptions): Promise<T>;
+  request(request: CustomRequest<unknown> & { readonly schema?: undefined }, options?: RequestOptions): Promise<unknown>;
+  request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
+    return sendCustomRequest(this.#transport, request, options);
   }
 
   /** `util.inspect` shows the base URL only: never credentials. */

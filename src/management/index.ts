@@ -6,6 +6,8 @@
 export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
 export { encodePath } from '../core/path.js';
 export * from '../core/public.js';
+export type { Query } from '../core/transport.js';
+export type { Schema } from '../core/validation.js';
 export {
   type ActionModules,
   type ActionModuleUsage,
@@ -17,6 +19,7 @@ export {
   type ListModuleActionsParams,
 } from './actions/modules.js';
 export { ManagementClient } from './client.js';
+export type { CustomRequest, CustomRequestMethod } from './custom-request.js';
 export {
   type GuardianPhone,
   type PhoneMessageType,
@@ -36,11 +39,13 @@ export {
   type IterateOrganizationInvitationsParams,
   type ListOrganizationInvitationsParams,
   type OrganizationInvitation,
+  type OrganizationInvitationField,
   type OrganizationInvitationInvitee,
   type OrganizationInvitationInviter,
   type OrganizationInvitationPage,
   OrganizationInvitationPageSchema,
   OrganizationInvitationSchema,
+  type OrganizationInvitationSort,
   type OrganizationInvitations,
 } from './organizations/invitations.js';
 export { allScopes, SCOPE_CATALOGUE, type Scope } from './scopes.js';

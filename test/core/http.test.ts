@@ -124,7 +124,7 @@ describe('exchange', () => {
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(NetworkError);
-    expect((error as NetworkError).message).toMatch(/^GET \/things failed: /);
+    expect((error as NetworkError).message).toMatch(/^GET tenant\.test \/api\/v2\/things failed: /);
     expect((error as NetworkError).cause).toBeInstanceOf(TypeError);
   });
 

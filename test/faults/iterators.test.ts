@@ -33,7 +33,7 @@ afterAll(() => server.close());
 
 const INVITATIONS = `/api/v2/organizations/${ORG}/invitations`;
 const ACTIONS = `/api/v2/actions/modules/${MODULE}/actions`;
-const iterators = {
+const iterators: Record<'invitations' | 'actions', (perPage: number) => AsyncIterable<unknown>> = {
   invitations: (perPage: number) => client.organizations.invitations.iterate(ORG, { per_page: perPage, onLimit: 'stop' }),
   actions: (perPage: number) => client.actions.modules.iterateActions(MODULE, { per_page: perPage }),
 };

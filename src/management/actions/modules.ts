@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
-import { iteratePages, PageSchema, PerPageSchema } from '../../core/paging.js';
+import { iteratePages, OnPageSchema, PageSchema, PerPageSchema } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
+import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
 import { validateParams } from '../../core/validation.js';
 
 // ── Schemas (spec section 2.5) ───────────────────────────────────────────────
@@ -38,12 +39,38 @@ export const ActionModuleUsagePageSchema = z.looseObject({
   per_page: z.number(),
 });
 
-/** A trigger an action version supports (spec 2.5.2). */
-export type ActionTrigger = z.infer<typeof ActionTriggerSchema>;
-/** One deployed action version that references a module (spec 2.5.1). */
-export type ActionModuleUsage = z.infer<typeof ActionModuleUsageSchema>;
+/** A trigger an action version supports (spec 2.5.2). Members the platform adds are kept at run time, not typed. */
+export interface ActionTrigger {
+  /** The trigger's id, e.g. `post-login`. */
+  id?: string | undefined;
+  version?: string | undefined;
+  status?: string | undefined;
+  runtimes?: string[] | undefined;
+  default_runtime?: string | undefined;
+  compatible_triggers?: { id?: string | undefined; version: string }[] | undefined;
+}
+
+/** One deployed action version that references a module (spec 2.5.1). Members the platform adds are kept at run time, not typed. */
+export interface ActionModuleUsage {
+  action_id?: string | undefined;
+  action_name?: string | undefined;
+  module_version_id?: string | undefined;
+  module_version_number?: number | undefined;
+  supported_triggers?: ActionTrigger[] | undefined;
+}
+
 /** One page of the actions that use a module (spec 2.5). */
-export type ActionModuleUsagePage = z.infer<typeof ActionModuleUsagePageSchema>;
+export interface ActionModuleUsagePage {
+  actions: ActionModuleUsage[];
+  /** How many actions use the module in all. */
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+type _TriggerMatchesSchema = Assert<IsExactly<ActionTrigger, KnownMembers<z.infer<typeof ActionTriggerSchema>>>>;
+type _UsageMatchesSchema = Assert<IsExactly<ActionModuleUsage, KnownMembers<z.infer<typeof ActionModuleUsageSchema>>>>;
+type _UsagePageMatchesSchema = Assert<IsExactly<ActionModuleUsagePage, KnownMembers<z.infer<typeof ActionModuleUsagePageSchema>>>>;
 
 // ── Parameter rules (spec section 4.2) ───────────────────────────────────────
 
@@ -55,7 +82,9 @@ export type ActionModuleUsagePage = z.infer<typeof ActionModuleUsagePageSchema>;
 export const DEFAULT_MODULE_ACTIONS_PER_PAGE = 50;
 
 /** A module id: a non-empty string. */
-export const ActionModuleIdSchema = z.string().check(z.minLength(1, 'module id must not be empty'));
+export const ActionModuleIdSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'moduleId is required' : 'moduleId must be a string') })
+  .check(z.minLength(1, 'module id must not be empty'));
 
 const perPage = {
   /** Records per page, 1–100 (bounds not shown by the spec; the platform's usual ones). */
@@ -70,7 +99,13 @@ export const ListModuleActionsParamsSchema = z.strictObject({
 });
 
 /** Parameters of `actions.modules.iterateActions`. */
-export const IterateModuleActionsParamsSchema = z.strictObject(perPage);
+export const IterateModuleActionsParamsSchema = z.strictObject({
+  ...perPage,
+  /** The page (of `per_page` records) to start at, to resume: an `onPage` checkpoint's `page + 1`. Default 0. */
+  page: z.optional(PageSchema),
+  /** Called after each completed page with `{ page, records, total, limitReached: false }`, for progress and checkpoints. */
+  onPage: z.optional(OnPageSchema),
+});
 
 /** Query of `GET /actions/modules/{id}/actions`. */
 export type ListModuleActionsParams = z.input<typeof ListModuleActionsParamsSchema>;
@@ -107,6 +142,8 @@ export class ActionModules {
   /**
    * Iterates over every action that uses a module, a page at a time (lazily), until
    * `total` records were yielded or a short page arrives; no extra empty request.
+   * `onPage` is told after each completed page (`{ page, records, total }`); `page`
+   * resumes there: `iterateActions(id, { page: checkpoint.page + 1 })`, same `per_page`.
    */
   iterateActions(
     moduleId: string,
@@ -114,9 +151,11 @@ export class ActionModules {
     options?: RequestOptions,
   ): AsyncIterableIterator<ActionModuleUsage> {
     const id = validateParams(ActionModuleIdSchema, moduleId);
-    const { per_page = DEFAULT_MODULE_ACTIONS_PER_PAGE } = validateParams(IterateModuleActionsParamsSchema, params);
+    const { per_page = DEFAULT_MODULE_ACTIONS_PER_PAGE, page, onPage } = validateParams(IterateModuleActionsParamsSchema, params);
     return iteratePages<ActionModuleUsage>({
       perPage: per_page,
+      startPage: page,
+      onPage,
       fetchPage: async (page, size) => {
         const { actions, total } = await this.listActions(id, { page, per_page: size }, options);
         return { items: actions, total };

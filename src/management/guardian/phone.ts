@@ -3,6 +3,7 @@ import { openEnum } from '../../core/open-enum.js';
 import type { RequestOptions } from '../../core/options.js';
 import type { Transport } from '../../core/transport.js';
 
+import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
 import { validateParams } from '../../core/validation.js';
 
 // ── Schemas (spec section 2.6) ───────────────────────────────────────────────
@@ -20,8 +21,12 @@ export const PhoneMessageTypesSchema = z.looseObject({
 
 /** A phone MFA factor type: `'sms' | 'voice'`, or a type the platform added later. */
 export type PhoneMessageType = z.infer<typeof PhoneMessageTypeSchema>;
-/** The phone factor types enabled for the tenant. */
-export type PhoneMessageTypes = z.infer<typeof PhoneMessageTypesSchema>;
+/** The phone factor types enabled for the tenant (spec 2.6). Members the platform adds are kept at run time, not typed. */
+export interface PhoneMessageTypes {
+  message_types: PhoneMessageType[];
+}
+
+type _PhoneMessageTypesMatchSchema = Assert<IsExactly<PhoneMessageTypes, KnownMembers<z.infer<typeof PhoneMessageTypesSchema>>>>;
 
 // ── Parameter rules (spec section 4.3) ───────────────────────────────────────
 

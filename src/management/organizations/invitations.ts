@@ -1,8 +1,17 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
-import { isWithinPagingWindow, iterateWindowedList, PAGING_WINDOW_MESSAGE, PageSchema, PerPageSchema } from '../../core/paging.js';
+import {
+  isResumableInPagingWindow,
+  isWithinPagingWindow,
+  iterateWindowedList,
+  OnPageSchema,
+  PAGING_WINDOW_MESSAGE,
+  PageSchema,
+  PerPageSchema,
+} from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
+import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
 import { validateParams } from '../../core/validation.js';
 import type { Scope } from '../scopes.js';
 
@@ -52,17 +61,75 @@ export const OrganizationInvitationPageSchema = z.looseObject({
 
 const OrganizationInvitationListSchema = z.array(OrganizationInvitationSchema);
 
-/** An invitation to join an organization (spec 2.1). */
-export type OrganizationInvitation = z.infer<typeof OrganizationInvitationSchema>;
 /** Who sent an invitation (spec 2.2). */
-export type OrganizationInvitationInviter = z.infer<typeof OrganizationInvitationInviterSchema>;
+export interface OrganizationInvitationInviter {
+  /** The inviter's name, 1–300 characters. */
+  name: string;
+}
+
 /** Who is invited (spec 2.3). */
-export type OrganizationInvitationInvitee = z.infer<typeof OrganizationInvitationInviteeSchema>;
+export interface OrganizationInvitationInvitee {
+  /** The invitee's email address. */
+  email: string;
+}
+
+/** An invitation to join an organization (spec 2.1). Every member is optional: a `fields` filter returns only some. */
+export interface OrganizationInvitation {
+  /** The invitation's id. */
+  id?: string | undefined;
+  /** The organization's id, at most 50 characters. */
+  organization_id?: string | undefined;
+  inviter?: OrganizationInvitationInviter | undefined;
+  invitee?: OrganizationInvitationInvitee | undefined;
+  /** The `https` link the invitee follows. */
+  invitation_url?: string | undefined;
+  /** ISO 8601 date-time the invitation was created. */
+  created_at?: string | undefined;
+  /** ISO 8601 date-time the invitation expires. */
+  expires_at?: string | undefined;
+  /** The application the invitee is sent to. */
+  client_id?: string | undefined;
+  /** The connection the invitee signs up with. */
+  connection_id?: string | undefined;
+  /** Data the invitee's user gets as `app_metadata`. */
+  app_metadata?: Record<string, unknown> | undefined;
+  /** Data the invitee's user gets as `user_metadata`. */
+  user_metadata?: Record<string, unknown> | undefined;
+  /** Role ids the invitee is given (at least one when present). */
+  roles?: string[] | undefined;
+  /** The ticket id of the invitation. */
+  ticket_id?: string | undefined;
+}
+
 /** One page of invitations with `start` and `limit` (spec 2.4). */
-export type OrganizationInvitationPage = z.infer<typeof OrganizationInvitationPageSchema>;
+export interface OrganizationInvitationPage {
+  /** Index of the first invitation of the page. */
+  start: number;
+  /** The page size the server used. */
+  limit: number;
+  invitations: OrganizationInvitation[];
+}
+
+type _InviterMatchesSchema = Assert<
+  IsExactly<OrganizationInvitationInviter, KnownMembers<z.infer<typeof OrganizationInvitationInviterSchema>>>
+>;
+type _InviteeMatchesSchema = Assert<
+  IsExactly<OrganizationInvitationInvitee, KnownMembers<z.infer<typeof OrganizationInvitationInviteeSchema>>>
+>;
+type _InvitationMatchesSchema = Assert<IsExactly<OrganizationInvitation, KnownMembers<z.infer<typeof OrganizationInvitationSchema>>>>;
+type _PageMatchesSchema = Assert<IsExactly<OrganizationInvitationPage, KnownMembers<z.infer<typeof OrganizationInvitationPageSchema>>>>;
+
+/** A field name of an invitation: what `fields` lists and `sort` orders by. */
+export type OrganizationInvitationField = keyof OrganizationInvitation;
 
 /** The field names of an invitation, the values `fields` may list. */
-export const ORGANIZATION_INVITATION_FIELDS = Object.keys(OrganizationInvitationSchema.def.shape) as (keyof OrganizationInvitation)[];
+export const ORGANIZATION_INVITATION_FIELDS = Object.keys(OrganizationInvitationSchema.def.shape) as OrganizationInvitationField[];
+
+/**
+ * The order of a list of invitations: an invitation field (or a member of one, as
+ * `invitee.email`), ascending (`created_at:1`) or descending (`created_at:-1`).
+ */
+export type OrganizationInvitationSort = `${OrganizationInvitationField}${'' | `.${string}`}:${1 | -1}`;
 
 // ── Parameter rules (spec sections 4.1 and 8) ────────────────────────────────
 
@@ -74,11 +141,15 @@ export const DEFAULT_INVITATIONS_SORT = 'created_at:-1';
 
 /** Organization ids are 1–50 characters (spec 4.1, 8). */
 export const OrganizationIdSchema = z
-  .string()
+  .string({ error: (issue) => (issue.input === undefined ? 'organizationId is required' : 'organizationId must be a string') })
   .check(z.minLength(1, 'organization id must not be empty'), z.maxLength(50, 'organization id must be at most 50 characters'));
 
-const sort = z.string().check(z.regex(/^[A-Za-z_][\w.]*:-?1$/, 'sort must have the form "field:1" (ascending) or "field:-1" (descending)'));
 const knownFields = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
+const SORT_FORM = /^([A-Za-z_]\w*)(\.\w+)*:-?1$/;
+const sort = z.custom<OrganizationInvitationSort>(
+  (value) => typeof value === 'string' && knownFields.has(SORT_FORM.exec(value)?.[1] ?? ''),
+  `sort must have the form "field:1" (ascending) or "field:-1" (descending), with an invitation field (${ORGANIZATION_INVITATION_FIELDS.join(', ')}) or a member of one (invitee.email)`,
+);
 const fields = z
   .string()
   .check(
@@ -116,14 +187,26 @@ export const ListOrganizationInvitationsParamsSchema = z
   );
 
 /** The parameters of `organizations.invitations.iterate`. */
-export const IterateOrganizationInvitationsParamsSchema = z.strictObject({
-  ...sharedParams,
-  /**
-   * At the 1000-record paging window with more records left: `'throw'` (default)
-   * throws `PagingLimitError` after yielding all 1000; `'stop'` stops quietly.
-   */
-  onLimit: z.optional(z.enum(['throw', 'stop'], "onLimit must be 'throw' or 'stop'")),
-});
+export const IterateOrganizationInvitationsParamsSchema = z
+  .strictObject({
+    ...sharedParams,
+    /**
+     * At the 1000-record paging window with more records left: `'throw'` (default)
+     * throws `PagingLimitError` after yielding all 1000; `'stop'` stops quietly
+     * (`onPage` is then told `limitReached: true`).
+     */
+    onLimit: z.optional(z.enum(['throw', 'stop'], "onLimit must be 'throw' or 'stop'")),
+    /** The page (of `per_page` records) to start at, to resume: an `onPage` checkpoint's `page + 1`. Default 0. */
+    page: z.optional(PageSchema),
+    /** Called after each completed page with `{ page, records, total?, limitReached }`, for progress and checkpoints. */
+    onPage: z.optional(OnPageSchema),
+  })
+  .check(
+    z.refine((params) => isResumableInPagingWindow(params.page ?? 0, params.per_page ?? DEFAULT_INVITATIONS_PER_PAGE), {
+      message: `${PAGING_WINDOW_MESSAGE}: page * per_page must be below 1000 to start there`,
+      path: ['page'],
+    }),
+  );
 
 /** Query parameters of `GET /organizations/{id}/invitations` (spec 4.1). */
 export type ListOrganizationInvitationsParams = z.input<typeof ListOrganizationInvitationsParamsSchema>;
@@ -186,6 +269,10 @@ export class OrganizationInvitations {
    * page through the first 1000 records only: after yielding all of them the
    * iterator throws `PagingLimitError` if the server holds more, or stops quietly
    * with `onLimit: 'stop'`. Parameters are checked before the first request.
+   *
+   * `onPage` is told after each completed page (`{ page, records, total?, limitReached }`);
+   * `page` resumes there: `iterate(id, { page: checkpoint.page + 1 })`, with the same
+   * `per_page`, `sort` and filters. A resumed iteration reaches the same 1000 records.
    */
   iterate(
     organizationId: string,
@@ -196,16 +283,21 @@ export class OrganizationInvitations {
     const {
       onLimit = 'throw',
       per_page = DEFAULT_INVITATIONS_PER_PAGE,
+      page,
+      onPage,
       ...query
     } = validateParams(IterateOrganizationInvitationsParamsSchema, params);
     return iterateWindowedList<OrganizationInvitation>({
       perPage: per_page,
+      startPage: page,
+      onPage,
       onLimit,
       sort: query.sort,
       defaultSort: DEFAULT_INVITATIONS_SORT,
       fields: query.fields,
       includeFields: query.include_fields,
-      fetchPage: (page) => this.list(id, page, options),
+      // The probe's reversed sort is the caller's (or the default) one, reversed: still an invitation sort.
+      fetchPage: (page) => this.list(id, page as ListOrganizationInvitationsParams & { include_totals?: false }, options),
     });
   }
 }

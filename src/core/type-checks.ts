@@ -1,0 +1,36 @@
+/**
+ * Compile-time checks that a hand-written public interface and the type zod
+ * infers from its schema say the same thing: the interface gives editors a name
+ * to show (`OrganizationInvitation`, not an expanded object type), the schema
+ * stays the single source of the rules, and `tsc` fails when the two drift.
+ *
+ * ```ts
+ * type _Checked = Assert<IsExactly<OrganizationInvitation, z.infer<typeof OrganizationInvitationSchema>>>;
+ * ```
+ */
+
+/** `true` when `A` and `B` are the same type (optional members, `undefined` and `readonly` included), else `false`. */
+export type IsExactly<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
+/** Compiles only when `T` is `true`. */
+export type Assert<T extends true> = T;
+
+/**
+ * `T` without the `[key: string]: unknown` index signatures zod's loose objects add,
+ * at every depth: the members a schema names. Responses keep unknown members at run
+ * time (forward compatibility), but their types name only the known ones, so that a
+ * typo such as `tokens.expiresIn` does not compile.
+ */
+export type KnownMembers<T> = T extends string | number | boolean | bigint | symbol | null | undefined
+  ? T
+  : T extends readonly (infer Item)[]
+    ? KnownMembers<Item>[]
+    : T extends object
+      ? [NamedKeys<T>] extends [never]
+        ? T // a free-form record (`Record<string, unknown>`): its index signature is what it is
+        : { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: KnownMembers<T[K]> }
+      : T;
+
+/** The keys of `T` that are names, not index signatures. */
+type NamedKeys<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: 0 } &
+  keyof T;

@@ -1,0 +1,104 @@
+import * as z from 'zod/mini';
+import type { RequestOptions } from '../core/options.js';
+import type { Query, Transport } from '../core/transport.js';
+import { type Schema, validateParams } from '../core/validation.js';
+
+/** The HTTP methods `management.request()` sends. */
+export type CustomRequestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Any Management API call, for endpoints the client has no method for:
+ * `management.request({ method: 'POST', path: 'roles', body: { name: 'editor' } })`.
+ */
+export interface CustomRequest<T = unknown> {
+  /** `GET`, `POST`, `PUT`, `PATCH` or `DELETE`. */
+  readonly method: CustomRequestMethod;
+  /**
+   * Below the base URL (`https://{domain}/api/v2`), e.g. `roles` or `/roles` (one
+   * leading slash is ignored). Build paths with ids through the `encodePath` tag:
+   * ``encodePath`roles/${roleId}/users` ``. Refused before sending: an empty path, a
+   * scheme or host (`https://…`, `//host`), `.` or `..` segments (also percent-encoded),
+   * a backslash, and `?` or `#` (pass `query` instead): a request never leaves the base URL.
+   */
+  readonly path: string;
+  /** Query parameters; `undefined` values are left out. */
+  readonly query?: Query | undefined;
+  /** A JSON body (not with `GET`). */
+  readonly body?: unknown;
+  /**
+   * A zod schema (`zod/mini` or classic `zod`) of the 2xx body: the body is checked against it (unless
+   * the client has `validateResponses: false`) and typed by it. Without one, the body
+   * is returned unchecked, typed `unknown`.
+   */
+  readonly schema?: Schema<T> | undefined;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Whether a path below the base URL could reach outside it, or carries a query or fragment. */
+function isSafeRelativePath(path: string): boolean {
+  if (path === '' || path.startsWith('/') || path.includes('\\') || /[?#]/.test(path)) return false;
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return false;
+  return path.split('/').every((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    return decoded !== '.' && decoded !== '..';
+  });
+}
+
+const PATH_MESSAGE =
+  'path must be a path below the base URL such as "roles" or "roles/{id}" (built with encodePath): no scheme or host, no "." or ".." segments, no "?" or "#" (use query)';
+
+/** The rules a custom request is checked against before anything is sent. */
+export const CustomRequestSchema = z
+  .object({
+    method: z.enum(METHODS, 'method must be one of GET, POST, PUT, PATCH, DELETE'),
+    path: z.pipe(
+      z.string('path is required'),
+      z.transform((path: string) => (path.startsWith('/') ? path.slice(1) : path)),
+    ),
+    query: z.optional(
+      z.record(
+        z.string(),
+        z.optional(z.union([z.string(), z.number(), z.boolean()])),
+        'query must be an object of strings, numbers and booleans',
+      ),
+    ),
+    body: z.optional(z.unknown()),
+    schema: z.optional(
+      z.custom<Schema<unknown>>(
+        (value) => typeof (value as { safeParse?: unknown })?.safeParse === 'function',
+        'schema must be a zod schema',
+      ),
+    ),
+  })
+  .check(
+    z.refine((request) => isSafeRelativePath(request.path), { message: PATH_MESSAGE, path: ['path'] }),
+    z.refine((request) => request.method !== 'GET' || request.body === undefined, {
+      message: 'a GET request cannot have a body',
+      path: ['body'],
+    }),
+  );
+
+const UnknownBodySchema: Schema<unknown> = z.unknown();
+
+/**
+ * Sends a custom request through the client's transport (token, retries, rate
+ * limits, timeouts, error mapping), after checking its shape: `RequestValidationError`
+ * and nothing sent when it breaks a rule of {@link CustomRequest}.
+ */
+export async function sendCustomRequest<T>(transport: Transport, request: CustomRequest<T>, options?: RequestOptions): Promise<T> {
+  const checked = validateParams(CustomRequestSchema, request);
+  return transport.request<T>({
+    method: checked.method,
+    path: checked.path,
+    query: checked.query,
+    body: checked.body === undefined ? undefined : { json: checked.body },
+    schema: (checked.schema ?? UnknownBodySchema) as Schema<T>,
+    options,
+  });
+}

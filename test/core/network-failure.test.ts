@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ManagementClient, NetworkError } from '../../src/management/index.js';
+
+/** A fetch failing the way undici does: TypeError "fetch failed" whose cause chain holds the system error. */
+function failingFetch(cause: Error) {
+  return async () => {
+    throw new TypeError('fetch failed', { cause });
+  };
+}
+
+const systemError = (message: string, code: string, cause?: Error) => Object.assign(new Error(message, { cause }), { code });
+
+async function networkError(cause: Error): Promise<NetworkError> {
+  const management = new ManagementClient({
+    domain: 'tenant.example.com',
+    token: 'a-secret-token',
+    retry: false,
+    fetch: failingFetch(cause),
+  });
+  const error = await management.organizations.invitations.list('org_1').catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(NetworkError);
+  return error as NetworkError;
+}
+
+describe('NetworkError from a failing fetch', () => {
+  it.each([
+    [
+      'a refused connection',
+      systemError('connect ECONNREFUSED 10.0.0.1:443', 'ECONNREFUSED'),
+      'ECONNREFUSED (connect ECONNREFUSED 10.0.0.1:443)',
+    ],
+    [
+      'an unknown host',
+      systemError('getaddrinfo ENOTFOUND tenant.example.com', 'ENOTFOUND'),
+      'ENOTFOUND (getaddrinfo ENOTFOUND tenant.example.com)',
+    ],
+    [
+      'a TLS failure',
+      systemError('self-signed certificate', 'DEPTH_ZERO_SELF_SIGNED_CERT'),
+      'DEPTH_ZERO_SELF_SIGNED_CERT (self-signed certificate)',
+    ],
+    [
+      'a code deep in the chain',
+      systemError('connect timeout', 'UND_ERR_CONNECT_TIMEOUT', new Error('socket hang up')),
+      'UND_ERR_CONNECT_TIMEOUT (socket hang up)',
+    ],
+  ])('names the method, host, path and root cause of %s', async (_, cause, reason) => {
+    const error = await networkError(cause);
+    expect(error.message).toBe(`GET tenant.example.com /api/v2/organizations/org_1/invitations failed: ${reason}`);
+  });
+
+  it('keeps the whole cause chain in toJSON, with codes, and nothing of the request', async () => {
+    const error = await networkError(systemError('outer', 'E_OUTER', systemError('inner', 'E_INNER')));
+    expect(error.toJSON()).toMatchObject({
+      name: 'NetworkError',
+      code: 'network',
+      cause: {
+        name: 'TypeError',
+        message: 'fetch failed',
+        cause: { message: 'outer', code: 'E_OUTER', cause: { message: 'inner', code: 'E_INNER' } },
+      },
+    });
+    expect(JSON.stringify(error.toJSON())).not.toMatch(/a-secret-token|authorization/i);
+  });
+
+  it('says what the runtime said when no code exists', async () => {
+    const error = await networkError(new Error('Failed to fetch (CORS)'));
+    expect(error.message).toBe('GET tenant.example.com /api/v2/organizations/org_1/invitations failed: Failed to fetch (CORS)');
+  });
+});

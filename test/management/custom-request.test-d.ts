@@ -1,0 +1,27 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import { z as classic } from 'zod';
+import * as z from 'zod/mini';
+import type { ManagementClient } from '../../src/management/index.js';
+
+declare const management: ManagementClient;
+
+describe('management.request() types', () => {
+  it('is unknown without a schema and the schema type with one (zod/mini or zod)', () => {
+    expectTypeOf(management.request({ method: 'POST', path: 'roles', body: { name: 'x' } })).resolves.toEqualTypeOf<unknown>();
+    expectTypeOf(management.request({ method: 'GET', path: 'roles/r', schema: z.object({ id: z.string() }) })).resolves.toEqualTypeOf<{
+      id: string;
+    }>();
+    expectTypeOf(
+      management.request({ method: 'GET', path: 'roles/r', schema: classic.object({ id: classic.string() }) }),
+    ).resolves.toEqualTypeOf<{
+      id: string;
+    }>();
+  });
+
+  it('refuses other methods and a missing path at compile time', () => {
+    // @ts-expect-error TRACE is not sent
+    management.request({ method: 'TRACE', path: 'roles' });
+    // @ts-expect-error path is required
+    management.request({ method: 'GET' });
+  });
+});

@@ -1,0 +1,121 @@
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { z as classic } from 'zod';
+import * as z from 'zod/mini';
+import {
+  encodePath,
+  ManagementClient,
+  NotFoundError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+} from '../../src/management/index.js';
+import { createFakeClock } from '../helpers/clock.js';
+import { API, DOMAIN, recordRequests, tokenEndpoint, useMswServer } from '../helpers/server.js';
+
+const server = useMswServer();
+const requests = recordRequests(server);
+const apiRequests = () => requests.filter((request) => new URL(request.url).pathname.startsWith('/api/v2/'));
+
+function client(options: { validateResponses?: boolean; clock?: ReturnType<typeof createFakeClock> } = {}) {
+  requests.length = 0;
+  server.use(tokenEndpoint('token-1'));
+  return new ManagementClient({ domain: DOMAIN, clientId: 'm2m', clientSecret: 'secret', ...options });
+}
+
+const RoleSchema = z.object({ id: z.string(), name: z.string() });
+
+describe('management.request()', () => {
+  it('sends a JSON body with the bearer token and returns the body unchecked without a schema', async () => {
+    const management = client();
+    server.use(
+      http.post(`${API}/roles`, async ({ request }) =>
+        HttpResponse.json({ id: 'rol_1', ...((await request.json()) as object) }, { status: 201 }),
+      ),
+    );
+    const role = await management.request({ method: 'POST', path: 'roles', body: { name: 'editor' } });
+    expect(role).toEqual({ id: 'rol_1', name: 'editor' });
+    const [sent] = apiRequests();
+    expect(sent?.headers.get('authorization')).toBe('Bearer token-1');
+    expect(sent?.headers.get('content-type')).toContain('application/json');
+    expect(await sent?.json()).toEqual({ name: 'editor' });
+  });
+
+  it('builds the query, accepts one leading slash and encodes ids with encodePath', async () => {
+    const management = client();
+    server.use(http.get(`${API}/roles/:id/users`, () => HttpResponse.json([])));
+    await management.request({
+      method: 'GET',
+      path: `/${encodePath`roles/${'a/b'}/users`}`,
+      query: { page: 2, include_totals: false, q: undefined },
+    });
+    const url = new URL(apiRequests()[0]?.url ?? '');
+    expect(url.pathname).toBe('/api/v2/roles/a%2Fb/users');
+    expect(url.search).toBe('?page=2&include_totals=false');
+  });
+
+  it('checks the body against the schema when one is given', async () => {
+    const management = client();
+    server.use(http.get(`${API}/roles/rol_1`, () => HttpResponse.json({ id: 'rol_1', name: 7 })));
+    await expect(management.request({ method: 'GET', path: 'roles/rol_1', schema: RoleSchema })).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
+  });
+
+  it('takes a classic zod schema too', async () => {
+    const management = client();
+    server.use(http.get(`${API}/roles/rol_1`, () => HttpResponse.json({ id: 'rol_1', name: 7 })));
+    const RoleClassic = classic.object({ id: classic.string(), name: classic.string() });
+    await expect(management.request({ method: 'GET', path: 'roles/rol_1', schema: RoleClassic })).rejects.toBeInstanceOf(
+      ResponseValidationError,
+    );
+  });
+
+  it('returns the body unchecked with validateResponses: false', async () => {
+    const management = client({ validateResponses: false });
+    server.use(http.get(`${API}/roles/rol_1`, () => HttpResponse.json({ id: 'rol_1', name: 7 })));
+    await expect(management.request({ method: 'GET', path: 'roles/rol_1', schema: RoleSchema })).resolves.toEqual({ id: 'rol_1', name: 7 });
+  });
+
+  it('maps errors and retries 429 like the built-in methods', async () => {
+    const clock = createFakeClock();
+    const management = client({ clock });
+    let calls = 0;
+    server.use(
+      http.delete(`${API}/roles/rol_1`, () =>
+        ++calls === 1
+          ? HttpResponse.json(
+              { statusCode: 429, error: 'Too Many Requests', message: 'slow down' },
+              { status: 429, headers: { 'retry-after': '1' } },
+            )
+          : HttpResponse.json({ statusCode: 404, error: 'Not Found', message: 'The role does not exist' }, { status: 404 }),
+      ),
+    );
+    const error = await management.request({ method: 'DELETE', path: 'roles/rol_1' }).catch((caught: unknown) => caught);
+    expect(calls).toBe(2);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, method: 'DELETE', path: '/roles/rol_1' });
+    expect(RateLimitError.is(error)).toBe(false);
+  });
+
+  const refused: [string, Record<string, unknown>, string][] = [
+    ['an unknown method', { method: 'TRACE', path: 'roles' }, 'method must be one of GET, POST, PUT, PATCH, DELETE'],
+    ['a missing path', { method: 'GET' }, 'path is required'],
+    ['an empty path', { method: 'GET', path: '' }, 'path must be a path below the base URL'],
+    ['an absolute URL', { method: 'GET', path: 'https://evil.example/x' }, 'no scheme or host'],
+    ['a protocol-relative URL', { method: 'GET', path: '//evil.example/x' }, 'no scheme or host'],
+    ['a ".." segment', { method: 'GET', path: 'roles/../../oauth/token' }, 'no "." or ".." segments'],
+    ['an encoded ".." segment', { method: 'GET', path: 'roles/%2E%2E/x' }, 'no "." or ".." segments'],
+    ['a backslash', { method: 'GET', path: 'roles\\..\\x' }, 'path must be a path below the base URL'],
+    ['a query in the path', { method: 'GET', path: 'roles?page=1' }, 'use query'],
+    ['a GET with a body', { method: 'GET', path: 'roles', body: {} }, 'a GET request cannot have a body'],
+    ['a schema that is not one', { method: 'GET', path: 'roles', schema: {} }, 'schema must be a zod schema'],
+  ];
+  it.each(refused)('refuses %s before sending', async (_, request, message) => {
+    const management = client();
+    const error = await management.request(request as never).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as Error).message).toContain(message);
+    expect(requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,53 @@
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { ManagementClient, RateLimitError, RequestValidationError } from '../../src/management/index.js';
+import { createFakeClock } from '../helpers/clock.js';
+import { API, DOMAIN, recordRequests, tokenEndpoint, useMswServer } from '../helpers/server.js';
+
+const server = useMswServer();
+const requests = recordRequests(server);
+const apiRequests = () => requests.filter((request) => new URL(request.url).pathname.startsWith('/api/v2/'));
+
+function client() {
+  requests.length = 0;
+  server.use(
+    tokenEndpoint(),
+    http.get(`${API}/guardian/factors/phone/message-types`, () =>
+      HttpResponse.json(
+        { statusCode: 429, error: 'Too Many Requests', message: 'slow down' },
+        { status: 429, headers: { 'retry-after': '1' } },
+      ),
+    ),
+  );
+  return new ManagementClient({
+    domain: DOMAIN,
+    clientId: 'm2m',
+    clientSecret: 'secret',
+    retry: { maxRetries: 3 },
+    clock: createFakeClock(),
+  });
+}
+
+describe('RequestOptions.retry on the Management client', () => {
+  it('replaces the client retry for one call', async () => {
+    const management = client();
+    await expect(management.guardian.phone.getMessageTypes({ retry: false })).rejects.toBeInstanceOf(RateLimitError);
+    expect(apiRequests()).toHaveLength(1);
+    requests.length = 0;
+    await expect(management.guardian.phone.getMessageTypes({ retry: { maxRetries: 1 } })).rejects.toBeInstanceOf(RateLimitError);
+    expect(apiRequests()).toHaveLength(2);
+    requests.length = 0;
+    await expect(management.guardian.phone.getMessageTypes()).rejects.toBeInstanceOf(RateLimitError);
+    expect(apiRequests()).toHaveLength(4);
+  });
+
+  it('refuses an invalid call retry before sending', async () => {
+    const management = client();
+    const error = await management.guardian.phone.getMessageTypes({ retry: { maxRetries: 1.5 } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues).toEqual([
+      { code: 'invalid_retry', path: ['retry'], message: 'retry.maxRetries must be an integer >= 0' },
+    ]);
+    expect(requests).toHaveLength(0);
+  });
+});
