@@ -88,6 +88,15 @@ const params = fc.oneof(fc.dictionary(fc.constantFrom(...paramKeys), paramValue,
 /** Errors the properties produced, for the secret scan. */
 const produced: unknown[] = [];
 
+/**
+ * A JSON answer whose init members are all own properties: `Response.json(body)`
+ * reads `headers` from a polluted Object.prototype on some Node versions (24), which
+ * would break this fake server, not the SDK under test.
+ */
+function jsonResponse(body: unknown): Response {
+  return new Response(JSON.stringify(body), { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' } });
+}
+
 function recordingClient(options: Partial<ManagementClientOptions> = {}) {
   const sent: Request[] = [];
   const bodies: string[] = [];
@@ -95,10 +104,10 @@ function recordingClient(options: Partial<ManagementClientOptions> = {}) {
     sent.push(request);
     bodies.push(await request.clone().text());
     const path = new URL(request.url).pathname;
-    if (path.endsWith('/actions')) return Response.json({ actions: [], total: 0, page: 0, per_page: 50 });
-    if (path.includes('message-types')) return Response.json({ message_types: ['sms'] });
-    if (new URL(request.url).searchParams.get('include_totals') === 'true') return Response.json({ start: 0, limit: 50, invitations: [] });
-    return Response.json([]);
+    if (path.endsWith('/actions')) return jsonResponse({ actions: [], total: 0, page: 0, per_page: 50 });
+    if (path.includes('message-types')) return jsonResponse({ message_types: ['sms'] });
+    if (new URL(request.url).searchParams.get('include_totals') === 'true') return jsonResponse({ start: 0, limit: 50, invitations: [] });
+    return jsonResponse([]);
   };
   const client = new ManagementClient({ baseUrl: BASE, token: TOKEN, retry: false, fetch, ...options } as ManagementClientOptions);
   return { client, sent, bodies };
