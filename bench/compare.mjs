@@ -154,25 +154,30 @@ const COLD_ENTRIES = {
   auth0: "await import('auth0');",
 };
 
+/** Prints the process's CPU time (user + system, ms) at the end of each cold-import command. */
+const CPU_REPORT = 'const u = process.cpuUsage(); process.stdout.write(String((u.user + u.system) / 1000));';
+
 function measureColdImports() {
-  const times = Object.fromEntries(Object.keys(COLD_ENTRIES).map((name) => [name, []]));
   const names = Object.keys(COLD_ENTRIES);
+  const wall = Object.fromEntries(names.map((name) => [name, []]));
+  const cpu = Object.fromEntries(names.map((name) => [name, []]));
   for (let run = 0; run < PLAN.coldRuns; run++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(run + k) % names.length];
       const start = performance.now();
-      const result = spawnSync(process.execPath, ['--input-type=module', '-e', COLD_ENTRIES[name]], { cwd: BENCH_DIR, stdio: 'ignore' });
+      const result = spawnSync(process.execPath, ['--input-type=module', '-e', `${COLD_ENTRIES[name]}\n${CPU_REPORT}`], {
+        cwd: BENCH_DIR,
+        encoding: 'utf8',
+      });
       const elapsed = performance.now() - start;
-      if (result.status !== 0) throw new Error(`cold import of ${name} failed`);
-      times[name].push(elapsed);
+      if (result.status !== 0) throw new Error(`cold import of ${name} failed:\n${result.stderr}`);
+      wall[name].push(elapsed);
+      cpu[name].push(Number(result.stdout));
     }
   }
-  const baseline = median(times.baseline);
+  const over = (samples, name) => median(samples[name]) - median(samples.baseline);
   return Object.fromEntries(
-    names
-      .filter((name) => name !== 'baseline')
-      .map((name) => [name, median(times[name]) - baseline])
-      .concat([['baseline', baseline]]),
+    names.filter((name) => name !== 'baseline').map((name) => [name, { wall: over(wall, name), cpu: over(cpu, name) }]),
   );
 }
 
