@@ -5,7 +5,7 @@
  *
  *   node bench/compare.mjs [--quick] [--report-only]
  *
- * --quick        fewer calls and runs (about a minute); the figures are noisier
+ * --quick        fewer calls and runs (1–3 min on a quiet 2-core machine); the figures are noisier
  * --report-only  always exit 0 (print and write the figures, fail nothing)
  * --render-only  no measuring: render bench/results.json, the raw figures of the last run
  *
