@@ -1,7 +1,7 @@
 /**
  * The data the comparison benchmark serves: 50 organization invitations that are
- * valid per spec 2.1 (emails, https URLs, ISO timestamps, roles, metadata), about
- * 31 KB of JSON, and a long-lived client-credentials token.
+ * valid per spec 2.1 (emails, https URLs, ISO timestamps, roles, metadata), about 32 KB
+ * of JSON with `include_totals=true`, and a long-lived client-credentials token.
  */
 
 /** Organization id the benchmark lists invitations of. */
