@@ -3,7 +3,7 @@
  * from memory. Run with `npm run bench`. The machine is noisy: compare the
  * figures of one run as ratios (e.g. validated vs unvalidated), not across runs.
  */
-import { ManagementClient } from '../src/management/index.js';
+import { ManagementClient } from 'idplatform/management';
 
 const invitations = Array.from({ length: 100 }, (_, index) => ({
   id: `uinv_${index}`,

@@ -2,7 +2,7 @@
  * The client-id-only SPA flow, as a browser app would import it: the entry
  * `scripts/bundle-size.mjs` bundles for the browser to measure what it costs.
  */
-import { AuthenticationClient, createPkcePair } from '../src/auth/index.js';
+import { AuthenticationClient, createPkcePair } from 'idplatform/auth';
 
 export async function login(domain: string, clientId: string, redirectUri: string): Promise<string> {
   const auth = new AuthenticationClient({ domain, clientId });
