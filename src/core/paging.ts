@@ -33,6 +33,11 @@ export interface Page<T> {
   readonly items: readonly T[];
   /** The server's count of all records, when it sends one. */
   readonly total?: number | undefined;
+  /**
+   * The page size the server says it used (e.g. the invitation list's `limit`), when
+   * it says so: a page shorter than asked but as long as this is not the last one.
+   */
+  readonly servedPerPage?: number | undefined;
 }
 
 /**
@@ -123,7 +128,7 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     if (size === 0) return;
     const page = Math.floor(offset / pageSize);
     const progress = { yielded: offset, page: offset / size, per_page: size };
-    const { items, total } = await withProgress(list.fetchPage(progress.page, size), progress);
+    const { items, total, servedPerPage } = await withProgress(list.fetchPage(progress.page, size), progress);
     if (items.length > size) {
       // The server ignores `per_page`: on the first page, adopt its size; later, records would be skipped.
       if (offset !== 0) throw withProgressOn(longPageError(items.length, size), progress);
@@ -138,6 +143,11 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
       // A short page while `total` says more: the server caps the page size. Go on
       // with pages no larger than its cap, on which the records read so far end.
       if (more && items.length < size) perPage = largestDivisor(offset, items.length);
+    } else if (servedPerPage !== undefined && servedPerPage > 0 && servedPerPage < size && items.length === servedPerPage) {
+      // A full page of a smaller size than asked: the server caps the page size. Go on
+      // with pages no larger than its cap, on which the records read so far end.
+      more = true;
+      perPage = largestDivisor(offset, servedPerPage);
     } else more = items.length >= size;
     const atWindowEnd =
       more && window !== undefined && (serverPageSize !== undefined ? offset >= PAGING_WINDOW : pageSizeAt(offset, perPage) === 0);
@@ -224,8 +234,8 @@ export interface WindowedList<T extends { readonly id?: string | undefined }> {
   readonly startPage?: number | undefined;
   /** Called after each completed page; see {@link PageProgress}. */
   readonly onPage?: OnPage | undefined;
-  /** Fetches one page with this query (the caller's other filters added by the list). */
-  fetchPage(query: WindowedPageQuery): Promise<readonly T[]>;
+  /** Fetches one page with this query (the caller's other filters added by the list), and the page size the server used when it says. */
+  fetchPage(query: WindowedPageQuery): Promise<{ readonly items: readonly T[]; readonly servedPerPage?: number | undefined }>;
 }
 
 /**
@@ -250,13 +260,11 @@ export function iterateWindowedList<T extends { readonly id?: string | undefined
     perPage: list.perPage,
     startPage: list.startPage,
     onPage: list.onPage,
-    fetchPage: async (page, size) => ({
-      items: await list.fetchPage({ page, per_page: size, sort, fields, include_fields: includeFields }),
-    }),
+    fetchPage: (page, size) => list.fetchPage({ page, per_page: size, sort, fields, include_fields: includeFields }),
     window: {
       onLimit: list.onLimit,
       hasMoreAfter: async (last) => {
-        const [final] = await list.fetchPage({ sort: reversed, page: 0, per_page: 1, fields: 'id' });
+        const [final] = (await list.fetchPage({ sort: reversed, page: 0, per_page: 1, fields: 'id' })).items;
         return final !== undefined && final.id !== last.id;
       },
     },

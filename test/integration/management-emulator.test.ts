@@ -361,8 +361,17 @@ describe.each(modes)('ManagementClient against the emulator through $name', (mod
       const requests = apiRequests();
       expect(requests).toHaveLength(21);
       expect(requests.every((record) => record.status === 200)).toBe(true);
-      expect(requests.slice(0, 20).map(queryOf)).toEqual(Array.from({ length: 20 }, (_, page) => ({ page: String(page), per_page: '50' })));
-      expect(queryOf(requests[20] as EmulatorRequestRecord)).toEqual({ sort: 'created_at:1', page: '0', per_page: '1', fields: 'id' });
+      // Pages ask include_totals=true: the answer's `limit` tells a capped page from the last one.
+      expect(requests.slice(0, 20).map(queryOf)).toEqual(
+        Array.from({ length: 20 }, (_, page) => ({ page: String(page), per_page: '50', include_totals: 'true' })),
+      );
+      expect(queryOf(requests[20] as EmulatorRequestRecord)).toEqual({
+        sort: 'created_at:1',
+        page: '0',
+        per_page: '1',
+        fields: 'id',
+        include_totals: 'true',
+      });
       expect(tokenRequests()).toHaveLength(1);
       expect(emulator.requests).toHaveLength(22);
     });
@@ -380,8 +389,8 @@ describe.each(modes)('ManagementClient against the emulator through $name', (mod
       expect(ids(items)).toEqual(ids(newestFirst(SEED_IDS.bigOrganization).slice(0, 1000)));
       const pages = apiRequests().map(queryOf);
       expect(pages).toHaveLength(35);
-      expect(pages[32]).toEqual({ page: '32', per_page: '30' });
-      expect(pages[33]).toEqual({ page: '99', per_page: '10' });
+      expect(pages[32]).toEqual({ page: '32', per_page: '30', include_totals: 'true' });
+      expect(pages[33]).toEqual({ page: '99', per_page: '10', include_totals: 'true' });
       expect(apiRequests().every((record) => record.status === 200)).toBe(true);
     });
 
@@ -414,9 +423,9 @@ describe.each(modes)('ManagementClient against the emulator through $name', (mod
       expect(byHundred.error).toBeUndefined();
       expect(ids(byHundred.items)).toEqual(ids(newestFirst(SEED_IDS.mediumOrganization)));
       expect(apiRequests().map(queryOf)).toEqual([
-        { page: '0', per_page: '100' },
-        { page: '1', per_page: '100' },
-        { page: '2', per_page: '100' },
+        { page: '0', per_page: '100', include_totals: 'true' },
+        { page: '1', per_page: '100', include_totals: 'true' },
+        { page: '2', per_page: '100', include_totals: 'true' },
       ]);
 
       // 240 = 4 × 60 and the invitation list carries no total: a fifth (empty) page is the only way to learn the end.

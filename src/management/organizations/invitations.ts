@@ -8,6 +8,7 @@ import {
   PAGING_WINDOW_MESSAGE,
   PageSchema,
   PerPageSchema,
+  type WindowedPageQuery,
 } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
@@ -296,8 +297,28 @@ export class OrganizationInvitations {
       defaultSort: DEFAULT_INVITATIONS_SORT,
       fields: query.fields,
       includeFields: query.include_fields,
-      // The probe's reversed sort is the caller's (or the default) one, reversed: still an invitation sort.
-      fetchPage: (page) => this.list(id, page as ListOrganizationInvitationsParams & { include_totals?: false }, options),
+      fetchPage: (query) => this.#page(id, query, options),
     });
   }
+
+  /**
+   * One page for the iterator, asked with `include_totals=true`: the answer's `limit`
+   * is the page size the server used, so a page shorter than asked because the server
+   * caps `per_page` is told apart from the last page (no record is lost, and no extra
+   * request is made). A plain array (a server that ignores `include_totals`) is read too.
+   */
+  async #page(id: string, query: WindowedPageQuery, options: RequestOptions | undefined) {
+    const answer = await this.#transport.request({
+      method: 'GET',
+      path: encodePath`organizations/${id}/invitations`,
+      query: { ...query, include_totals: true },
+      schema: IteratedPageSchema,
+      scope: SCOPE,
+      options,
+    });
+    return Array.isArray(answer) ? { items: answer } : { items: answer.invitations, servedPerPage: answer.limit };
+  }
 }
+
+/** What an iterator's page request answers: the `include_totals` page, or a plain array from a server that ignores it. */
+const IteratedPageSchema = z.union([OrganizationInvitationPageSchema, z.array(OrganizationInvitationSchema)]);

@@ -37,13 +37,14 @@ function invitation(index: number): OrganizationInvitation {
 }
 
 /** An organization holding `count` invitations, paged and sorted like the API (newest first; `created_at:1` reverses). */
-function serveInvitations(count: number) {
+function serveInvitations(count: number, { maxPerPage = 100 } = {}) {
   const all = Array.from({ length: count }, (_, index) => invitation(index));
   server.use(
     http.get(`${API}/organizations/:id/invitations`, ({ request }) => {
       const url = new URL(request.url);
       const page = Number(url.searchParams.get('page') ?? 0);
-      const perPage = Number(url.searchParams.get('per_page') ?? 50);
+      // A server (or proxy) may cap the page size below what was asked.
+      const perPage = Math.min(maxPerPage, Number(url.searchParams.get('per_page') ?? 50));
       if ((page + 1) * perPage > 1000) {
         return HttpResponse.json(
           { statusCode: 400, error: 'Bad Request', message: 'too far', errorCode: 'invalid_paging' },
@@ -195,6 +196,16 @@ describe('organizations.invitations.list', () => {
 });
 
 describe('organizations.invitations.iterate', () => {
+  it('reads every record, once and in order, from a server that caps per_page (include_totals tells it apart from the last page)', async () => {
+    serveInvitations(95, { maxPerPage: 20 });
+    const records = [];
+    for await (const record of client().organizations.invitations.iterate('org_1', { per_page: 50 })) records.push(record);
+    expect(records.map((record) => record.id)).toEqual(Array.from({ length: 95 }, (_, index) => invitation(index).id));
+    // 20 + 20 (the cap learned from `limit`), then pages of 20 up to the short last one: no extra empty request.
+    expect(requests.map((request) => new URL(request.url).searchParams.get('per_page'))).toEqual(['50', '20', '20', '20', '20']);
+    expect(requests.every((request) => new URL(request.url).searchParams.get('include_totals') === 'true')).toBe(true);
+  });
+
   async function collect(iterator: AsyncIterableIterator<OrganizationInvitation>) {
     const seen: OrganizationInvitation[] = [];
     try {
