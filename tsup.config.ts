@@ -9,6 +9,9 @@ const entry = {
   'testing/index': 'src/testing/index.ts',
   'testing/msw/index': 'src/testing/msw/index.ts',
   'redis/index': 'src/redis/index.ts',
+  // `#compile-schema` (package.json `imports`): zod's compiler for servers, a no-op for browsers.
+  'core/compiled-schema': 'src/core/compiled-schema.ts',
+  'core/compiled-schema.browser': 'src/core/compiled-schema.browser.ts',
 };
 
 /**
@@ -26,7 +29,7 @@ const common = {
   target: 'es2022',
   platform: 'neutral',
   outDir: 'dist',
-  external: ['msw'],
+  external: ['msw', '#compile-schema'],
 } satisfies Options;
 
 export default defineConfig([
@@ -51,7 +54,10 @@ async function requireLazyChunks(): Promise<void> {
   for (const file of files) {
     const path = join('dist', file);
     const code = await readFile(path, 'utf8');
-    const rewritten = code.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+\.cjs)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
+    const rewritten = code.replace(
+      /\bimport\((['"])(\.{1,2}\/[^'"]+\.cjs|#compile-schema)\1\)/g,
+      'Promise.resolve().then(() => require($1$2$1))',
+    );
     if (rewritten !== code) await writeFile(path, rewritten);
   }
 }

@@ -8,6 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^idplatform$/, replacement: `${src}index.ts` },
+      { find: /^#compile-schema$/, replacement: `${src}core/compiled-schema.ts` },
       { find: /^idplatform\/(.+)$/, replacement: `${src}$1/index.ts` },
     ],
   },

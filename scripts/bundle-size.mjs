@@ -49,6 +49,8 @@ async function measure(name, entry) {
     metafile: true,
     outdir: 'dist-bundle',
     logLevel: 'silent',
+    // What a browser bundler resolves `#compile-schema` to (package.json `imports`, `browser` condition).
+    alias: { '#compile-schema': './src/core/compiled-schema.browser.ts' },
   });
   const outputs = result.metafile.outputs;
   const entryOutput = Object.keys(outputs).find((path) => outputs[path].entryPoint !== undefined);

@@ -36,7 +36,7 @@ function fastSchema<T, Input>(schema: z.ZodMiniType<T, Input>): z.ZodMiniType<T,
   if (compileSchema === undefined) {
     if (!compilerRequested) {
       compilerRequested = true;
-      import('./compiled-schema.js').then(
+      import('#compile-schema').then(
         (module) => {
           compileSchema = module.compileSchema;
         },
