@@ -19,8 +19,6 @@ export interface RetryContext {
 }
 
 const BACKOFF_BASE_MS = 500;
-/** The longest wait a timer can hold (2^31 − 1 ms, about 24.8 days); a longer one would fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const RATE_LIMIT_JITTER_MS = 250;
 
 /**

@@ -27,7 +27,8 @@ beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'idplatform-dist-'));
   // tsup.config.ts holds one config per format (ESM; CJS with the ESM-only dependencies bundled).
   for (const options of (Array.isArray(config) ? config : [config]) as Options[]) {
-    await build({ ...options, outDir, dts: false, silent: true, onSuccess: undefined, clean: false });
+    const { onSuccess: _postBuild, ...buildOptions } = options; // its rewrite targets dist/, not this directory
+    await build({ ...buildOptions, outDir, dts: false, silent: true, clean: false });
   }
 }, 120_000);
 
