@@ -9,6 +9,9 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+/** The longest delay a timer holds (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The real clock: `Date.now()` and `setTimeout`. */
 export const systemClock: Clock = {
   now: () => Date.now(),

@@ -1,12 +1,12 @@
 import { resolveEndpoint } from './base-url.js';
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, MAX_TIMER_MS, systemClock } from './clock.js';
 import { ConfigurationError, RequestValidationError } from './errors.js';
 import type { FetchLike } from './http.js';
 import type { RateLimit } from './rate-limit.js';
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
 
 /** The longest timeout timers can hold (2^31 − 1 ms, about 24.8 days). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+export const MAX_TIMEOUT_MS = MAX_TIMER_MS;
 
 /** Whether `value` is a usable timeout: more than 0 and at most {@link MAX_TIMEOUT_MS} milliseconds. */
 export function isValidTimeout(value: unknown): value is number {

@@ -32,9 +32,13 @@ function toNumber(value: string | null): number | undefined {
  * (delay-seconds or an HTTP date), or `now` when that is missing too.
  */
 export function rateLimitOfTooManyRequests(headers: Readonly<Record<string, string>>, now: number): RateLimit {
-  const retryAfter = headers['retry-after']?.trim() ?? '';
-  let reset = now;
-  if (/^\d+$/.test(retryAfter)) reset = now + Number(retryAfter) * 1000;
-  else if (retryAfter !== '' && !Number.isNaN(Date.parse(retryAfter))) reset = Math.max(now, Date.parse(retryAfter));
-  return { limit: 0, remaining: 0, reset: new Date(reset) };
+  return { limit: 0, remaining: 0, reset: new Date(now + (parseRetryAfter(headers['retry-after'], now) ?? 0)) };
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds from `now`; `undefined` when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -1,7 +1,5 @@
 /** The retry rules a client is configured with, apart from the retry loop itself (so that checking options loads no p-retry). */
-
-/** The longest delay a timer holds (2^31 − 1 ms, about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from './clock.js';
 
 /** How failed requests are retried. `false` turns retries off. */
 export type RetryOptions =

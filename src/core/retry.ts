@@ -5,6 +5,7 @@ import type { RetryPolicy } from './retry-policy.js';
 export { isIdempotent, type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
 
 import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
+import { parseRetryAfter } from './rate-limit.js';
 import { checkSignal } from './signal.js';
 
 /** What one call of {@link withRetry} needs besides the attempt itself. */
@@ -87,12 +88,4 @@ export function retryWait(
 function exponentialBackoff(retryNumber: number, random: () => number): number {
   const step = BACKOFF_BASE_MS * 2 ** (retryNumber - 1);
   return Math.round(step / 2 + (random() * step) / 2);
-}
-
-/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds from `now`. */
-function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

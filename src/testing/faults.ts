@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from './sleep.js';
 /** Scripted faults: the next N matching responses are rate-limited, unavailable, slow or malformed. */
 
 /** Which requests a fault applies to; by default every request. */
@@ -55,7 +56,7 @@ export interface FaultScript {
 }
 
 /** The longest scripted delay: what a timer can hold (2^31 − 1 ms, about 24.8 days). */
-export const MAX_DELAY_MS = 2 ** 31 - 1;
+export const MAX_DELAY_MS = MAX_TIMER_MS;
 
 interface Scripted {
   readonly fault: Fault;
