@@ -8,7 +8,7 @@ import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
 import { readBoundedBody } from './response-body.js';
 import { runtimeName } from './runtime.js';
-import { checkSignal } from './signal.js';
+import { checkSignal, untilAborted } from './signal.js';
 
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -127,15 +127,6 @@ async function readBodyWithin(
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** Resolves like `promise`, but rejects with the signal's reason as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /** ky's own `TimeoutError` (it holds the request, so it is never passed on). */

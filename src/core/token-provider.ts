@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from './clock.js';
 import { IdPlatformError, TimeoutError, TokenRequestError } from './errors.js';
+import { untilAborted } from './signal.js';
 import { waitForSharedToken } from './token-lock.js';
 
 /** Where a `ManagementClient` gets the bearer token of each request. */
@@ -171,15 +172,5 @@ function withDeadline<T>(promise: Promise<T>, signal: AbortSignal | undefined, t
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     });
-  });
-}
-
-/** Resolves like `promise`, but rejects with the signal's reason as soon as `signal` aborts (the shared work goes on for others). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
