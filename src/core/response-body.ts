@@ -67,14 +67,30 @@ function tooLarge(status: number): ResponseValidationError {
   );
 }
 
-/** Whether arrays and objects in `value` nest deeper than `limit` (iterative: no recursion on hostile input). */
+/**
+ * Whether arrays and objects in `value` nest deeper than `limit`. Iterative (no
+ * recursion on hostile input), and it allocates nothing per object it visits but
+ * two stack slots: it runs on every response body.
+ */
 function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop() as [unknown, number];
-    if (typeof item !== 'object' || item === null) continue;
+  if (typeof value !== 'object' || value === null) return false;
+  const items: object[] = [value];
+  const depths: number[] = [0];
+  const visit = (child: unknown, depth: number) => {
+    if (typeof child === 'object' && child !== null) {
+      items.push(child);
+      depths.push(depth);
+    }
+  };
+  while (items.length > 0) {
+    const item = items.pop() as Record<string, unknown>;
+    const depth = depths.pop() as number;
     if (depth >= limit) return true;
-    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index++) visit(item[index], depth + 1);
+    } else {
+      for (const key in item) if (Object.hasOwn(item, key)) visit(item[key], depth + 1);
+    }
   }
   return false;
 }

@@ -11,7 +11,7 @@ import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, wai
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
 import type { TokenProvider } from './token-provider.js';
-import { type Schema, validateResponse } from './validation.js';
+import { parseWithCallerSchema, type Schema, validateResponse } from './validation.js';
 
 /** Query values as the caller gives them; `undefined` entries are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -25,6 +25,8 @@ export interface ApiRequest<T> {
   readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams } | undefined;
   /** The schema of a 2xx body. */
   readonly schema: Schema<T>;
+  /** `schema` is the caller's (`management.request()`): parsed with its own `safeParse`, its output returned. */
+  readonly callerSchema?: boolean | undefined;
   /** The scope the operation documents, checked against JWT tokens before sending. */
   readonly scope?: ScopeName | undefined;
   readonly options?: RequestOptions | undefined;
@@ -91,7 +93,8 @@ export class Transport {
     }
     const { response, body } = answer;
     if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
-    return this.#settings.validateResponses ? validateResponse(request.schema, body, [token]) : (body as T);
+    if (!this.#settings.validateResponses) return body as T;
+    return (request.callerSchema ? parseWithCallerSchema : validateResponse)(request.schema, body, [token]);
   }
 
   /** Waits while the tenant's bucket is known to be empty (before taking a token, which could expire meanwhile). */

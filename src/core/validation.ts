@@ -51,13 +51,26 @@ function fastSchema<T, Input>(schema: z.ZodMiniType<T, Input>): z.ZodMiniType<T,
 }
 
 /**
- * Checks a 2xx body against its schema and returns it as parsed (unknown members
- * kept, nothing copied); throws `ResponseValidationError` carrying the body,
- * scrubbed of `secrets`, when it fails. Every record is checked, with zod's
- * compiled validator once it has loaded.
+ * Checks a 2xx body against one of the SDK's own schemas and returns it as parsed
+ * (unknown members kept, nothing copied); throws `ResponseValidationError` carrying
+ * the body, scrubbed of `secrets`, when it fails. Every record is checked, with
+ * zod's compiled validator once it has loaded. The SDK's response schemas check and
+ * never transform, so the body itself is the result.
  */
 export function validateResponse<T>(schema: Schema<T>, body: unknown, secrets: readonly string[] = []): T {
   if (z.validate(fastSchema(schema), body)) return body as T;
+  const result = schema.safeParse(body);
+  if (result.success) return body as T;
+  throw new ResponseValidationError(redact(toIssues(result.error.issues), secrets), redact(body, secrets));
+}
+
+/**
+ * Parses a 2xx body with a caller's schema (`management.request({ schema })`) through
+ * the schema's own `safeParse`, so a schema of the caller's zod copy (classic or mini,
+ * transforms included) answers as it would in the caller's code; throws
+ * `ResponseValidationError` as {@link validateResponse} does.
+ */
+export function parseWithCallerSchema<T>(schema: Schema<T>, body: unknown, secrets: readonly string[] = []): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   throw new ResponseValidationError(redact(toIssues(result.error.issues), secrets), redact(body, secrets));

@@ -99,6 +99,7 @@ export async function sendCustomRequest<T>(transport: Transport, request: Custom
     query: checked.query,
     body: checked.body === undefined ? undefined : { json: checked.body },
     schema: (checked.schema ?? UnknownBodySchema) as Schema<T>,
+    callerSchema: checked.schema !== undefined,
     options,
   });
 }

@@ -11,6 +11,7 @@ import {
   type WindowedPageQuery,
 } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
+import { freeFormObject, httpsUrl } from '../../core/response-formats.js';
 import type { Transport } from '../../core/transport.js';
 import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
 import { validateParams } from '../../core/validation.js';
@@ -29,7 +30,7 @@ export const OrganizationInvitationInviteeSchema = z.looseObject({
 });
 
 const timestamp = z.iso.datetime({ offset: true });
-const freeForm = z.record(z.string(), z.unknown());
+const freeForm = freeFormObject();
 
 /**
  * An invitation to join an organization (spec 2.1). No field is required (a
@@ -42,7 +43,7 @@ export const OrganizationInvitationSchema = z.looseObject({
   organization_id: z.optional(z.string().check(z.maxLength(50))),
   inviter: z.optional(OrganizationInvitationInviterSchema),
   invitee: z.optional(OrganizationInvitationInviteeSchema),
-  invitation_url: z.optional(z.url({ protocol: /^https$/ })),
+  invitation_url: z.optional(httpsUrl()),
   created_at: z.optional(timestamp),
   expires_at: z.optional(timestamp),
   client_id: z.optional(z.string()),
