@@ -108,16 +108,23 @@ export const MAX_WAIT_ROUNDS = 64;
  */
 export function memoryRateLimiter(clock: Clock): RateLimiter {
   const buckets = new Map<string, BucketState>();
+  /** Waits while the bucket stays empty (bounded: after MAX_WAIT_ROUNDS waits, or maxDelayMs in all, the call is sent and the server decides). */
+  const waitForSlot = async (key: string, firstDelayMs: number, signal: AbortSignal | undefined, maxDelayMs: number) => {
+    let waited = 0;
+    let delayMs = firstDelayMs;
+    for (let round = 0; round < MAX_WAIT_ROUNDS; round++) {
+      if (delayMs <= 0 || waited + delayMs > maxDelayMs) return;
+      await clock.sleep(delayMs, signal);
+      waited += delayMs;
+      delayMs = takeFromBucketOf(buckets, key, clock.now());
+    }
+  };
   return {
-    async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
-      // Bounded: after MAX_WAIT_ROUNDS waits, or maxDelayMs in all, the call is sent and the server decides.
-      let waited = 0;
-      for (let round = 0; round < MAX_WAIT_ROUNDS; round++) {
-        const delayMs = takeFromBucketOf(buckets, key, clock.now());
-        if (delayMs <= 0 || waited + delayMs > maxDelayMs) return;
-        await clock.sleep(delayMs, signal);
-        waited += delayMs;
-      }
+    // Synchronous while the bucket has room (every call but those that must wait): no promise on the hot path.
+    wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
+      const delayMs = takeFromBucketOf(buckets, key, clock.now());
+      if (delayMs <= 0 || delayMs > maxDelayMs) return;
+      return waitForSlot(key, delayMs, signal, maxDelayMs);
     },
     update(key, rateLimit) {
       buckets.set(key, updateBucket(buckets.get(key), rateLimit));
@@ -130,18 +137,27 @@ export function rateLimitKey(baseUrl: string): string {
   return `idplatform:ratelimit:${baseUrl}`;
 }
 
-/** Awaits `limiter.wait`; a limiter failure lets the call go unpaced, only an abort is thrown. */
-export async function waitForRateLimit(
+/**
+ * Calls `limiter.wait`; a limiter failure lets the call go unpaced, only an abort
+ * is thrown. Returns `undefined` when the limiter answered at once (nothing to await).
+ */
+export function waitForRateLimit(
   limiter: RateLimiter,
   key: string,
   signal: AbortSignal | undefined,
   options: RateLimiterWaitOptions,
-): Promise<void> {
+): Promise<void> | undefined {
+  let waiting: void | Promise<void>;
   try {
-    await limiter.wait(key, signal, options);
+    waiting = limiter.wait(key, signal, options);
   } catch {
-    if (signal?.aborted) throw signal.reason;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return undefined;
   }
+  if (waiting === undefined || typeof (waiting as { then?: unknown }).then !== 'function') return undefined;
+  return Promise.resolve(waiting).catch(() => {
+    if (signal?.aborted) throw signal.reason;
+  });
 }
 
 /** Passes a response's rate limit to `limiter.update`, ignoring the limiter's failures (the call has its answer). */

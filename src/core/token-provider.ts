@@ -125,9 +125,20 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
 
   getToken(signal?: AbortSignal): Promise<string> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    this.#pending ??= this.#load().finally(() => {
-      this.#pending = undefined;
-    });
+    if (this.#pending === undefined) {
+      const { cache, cacheKey } = this.#options;
+      let cached: ReturnType<TokenCache['get']>;
+      try {
+        cached = cache.get(cacheKey);
+      } catch (error) {
+        cached = Promise.reject(error);
+      }
+      // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
+      if (typeof cached === 'string' && cached !== '' && !this.#rejected.has(cached)) return Promise.resolve(cached);
+      this.#pending = this.#load(cached).finally(() => {
+        this.#pending = undefined;
+      });
+    }
     return signal ? untilAborted(this.#pending, signal) : this.#pending;
   }
 
@@ -138,10 +149,11 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     return true;
   }
 
-  async #load(): Promise<string> {
+  /** Takes the cache's answer (`cached`), or fetches a token when it has none. */
+  async #load(cachedAnswer: ReturnType<TokenCache['get']>): Promise<string> {
     const { cache, cacheKey, fetchToken, maxSkewMs } = this.#options;
     try {
-      const cached = await cache.get(cacheKey);
+      const cached = await cachedAnswer;
       if (cached && !this.#rejected.has(cached)) return cached;
       const clock = this.#options.clock ?? systemClock;
       const shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock });

@@ -58,11 +58,13 @@ export class Transport {
   readonly #checkScope: ScopeCheck = createScopeCheck();
   readonly #rateLimiter: RateLimiter;
   readonly #rateLimitKey: string;
+  readonly #waitOptions: { readonly maxDelayMs: number };
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
     this.#rateLimiter = settings.rateLimiter ?? memoryRateLimiter(settings.clock);
     this.#rateLimitKey = rateLimitKey(settings.baseUrl);
+    this.#waitOptions = { maxDelayMs: settings.retry.maxDelayMs };
     this.#http = createHttpClient({ prefixUrl: settings.baseUrl, fetch: settings.fetch, headers: settings.headers });
   }
 
@@ -83,7 +85,8 @@ export class Transport {
     // The timeout covers a caller's `token` function too (one that hangs is given up on).
     const requested = request.options?.timeoutMs ?? this.#settings.timeoutMs;
     const timeoutMs = isValidTimeout(requested) ? requested : undefined; // an invalid one is refused by `exchange`
-    await this.#paced(signal);
+    const paced = this.#paced(signal);
+    if (paced) await paced;
     let token = await tokens.getToken(signal, timeoutMs);
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
@@ -98,8 +101,8 @@ export class Transport {
   }
 
   /** Waits while the tenant's bucket is known to be empty (before taking a token, which could expire meanwhile). */
-  #paced(signal: AbortSignal | undefined): Promise<void> {
-    return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, { maxDelayMs: this.#settings.retry.maxDelayMs });
+  #paced(signal: AbortSignal | undefined): Promise<void> | undefined {
+    return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, this.#waitOptions);
   }
 
   async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
