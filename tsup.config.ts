@@ -15,11 +15,23 @@ const entry = {
 };
 
 /**
- * Dependencies that ship ESM only: the CommonJS build bundles them, so that
+ * Dependencies that ship ESM only: the CommonJS build must bundle them, so that
  * `require('idplatform…')` works where only `require` exists (Jest without
- * `--experimental-vm-modules`). zod ships CommonJS and stays external.
+ * `--experimental-vm-modules`).
  */
 export const ESM_ONLY_DEPENDENCIES = ['ky', 'p-retry', 'is-network-error', 'jose'];
+
+/**
+ * Every runtime dependency. The builds Node loads (`dist/node/*.js` through the
+ * `node` export condition, and `dist/*.cjs`) carry them inside, one file per entry
+ * plus shared and lazy chunks: resolving and compiling zod's 95 module files and
+ * ky's, p-retry's and jose's at start cost about twice the whole cold import
+ * (bench/cold-start-results.md). The SDK's schemas stay zod 4 schemas (zod checks
+ * traits, not prototypes), a caller's own schema is parsed with its own `safeParse`,
+ * and zod stays a dependency for the types. Bundlers (browsers, workers) get the
+ * modular build below, where zod is shared with the app and tree-shaken.
+ */
+export const RUNTIME_DEPENDENCIES = [...ESM_ONLY_DEPENDENCIES, 'zod'];
 
 const common = {
   entry,
@@ -32,15 +44,27 @@ const common = {
   external: ['msw', '#compile-schema'],
 } satisfies Options;
 
-export default defineConfig([
-  { ...common, format: ['esm'], clean: true, treeshake: true },
-  {
-    ...common,
-    format: ['cjs'],
-    noExternal: ESM_ONLY_DEPENDENCIES,
-    treeshake: true,
-    onSuccess: requireLazyChunks,
+/** The Node builds resolve `#compile-schema` to zod's compiler, loaded lazily as a chunk of the same build (the same zod copy). */
+const bundled = {
+  ...common,
+  entry: Object.fromEntries(Object.entries(entry).filter(([name]) => !name.startsWith('core/'))),
+  dts: false,
+  platform: 'node',
+  external: ['msw'],
+  noExternal: RUNTIME_DEPENDENCIES,
+  treeshake: true,
+  esbuildOptions(options) {
+    options.alias = { '#compile-schema': './src/core/compiled-schema.ts' };
   },
+} satisfies Options;
+
+export default defineConfig([
+  // For bundlers and every runtime but Node: ES modules with the dependencies external.
+  { ...common, format: ['esm'], clean: true, treeshake: true },
+  // For Node (`node` condition of `import`).
+  { ...bundled, format: ['esm'], outDir: 'dist/node' },
+  // For `require`.
+  { ...bundled, format: ['cjs'], dts: true, onSuccess: requireLazyChunks },
 ]);
 
 /**

@@ -2,7 +2,8 @@
 //
 // 1. publint (strict) and @arethetypeswrong/cli (every subpath, every resolution mode
 //    including `node10`) on the packed package.
-// 2. No `.cjs` file of dist/ requires a dependency that ships ESM only, or calls `import()`.
+// 2. No `.cjs` file of dist/ requires a dependency that ships ESM only, or calls `import()`;
+//    the builds Node loads (dist/node/*.js, dist/*.cjs) load no runtime dependency at all.
 // 3. `npm pack`, install the tarball into a temporary CommonJS project and run a Jest 30
 //    test there (no `--experimental-vm-modules`) that `require`s every subpath, checks a
 //    known export of each, and runs the paths that load code lazily (private_key_jwt,
@@ -19,6 +20,8 @@ const run = (command, args, options = {}) => execFileSync(command, args, { cwd: 
 
 /** Dependencies that ship ESM only; the CommonJS build must bundle them (see tsup.config.ts). */
 const ESM_ONLY = ['ky', 'p-retry', 'is-network-error', 'jose'];
+/** Every runtime dependency: the builds Node loads bundle them all (tsup.config.ts RUNTIME_DEPENDENCIES). */
+const RUNTIME_DEPENDENCIES = [...ESM_ONLY, 'zod'];
 /** Each public subpath and one export it must have. */
 const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 const KNOWN_EXPORTS = {
@@ -56,6 +59,21 @@ for (const file of readdirSync(join(ROOT, 'dist'), { recursive: true }).filter((
 }
 if (problems.length > 0) throw new Error(problems.join('\n'));
 console.log('ok');
+
+console.log('── The builds Node loads (dist/node/*.js, dist/*.cjs) carry every runtime dependency');
+const loadedByNode = [
+  ...readdirSync(join(ROOT, 'dist/node'), { recursive: true }).filter((name) => name.endsWith('.js')).map((name) => `node/${name}`),
+  ...readdirSync(join(ROOT, 'dist'), { recursive: true }).filter((name) => name.endsWith('.cjs')),
+];
+for (const file of loadedByNode) {
+  const code = readFileSync(join(ROOT, 'dist', file), 'utf8');
+  for (const name of RUNTIME_DEPENDENCIES) {
+    const specifier = `['"]${name}(/[^'"]*)?['"]`;
+    if (new RegExp(`(require\\(|import\\(|from ?)${specifier}`).test(code)) problems.push(`dist/${file} loads ${name} from node_modules`);
+  }
+}
+if (problems.length > 0) throw new Error(problems.join('\n'));
+console.log(`ok (${loadedByNode.length} files)`);
 
 console.log('── Jest 30 with require only, from the packed tarball');
 const project = mkdtempSync(join(tmpdir(), 'idplatform-jest-'));

@@ -25,10 +25,11 @@ beforeAll(async () => {
   const [report] = JSON.parse(stdout) as [{ files: { path: string }[] }];
   packed = new Set(report.files.map((file) => file.path));
   outDir = await mkdtemp(join(tmpdir(), 'idplatform-dist-'));
-  // tsup.config.ts holds one config per format (ESM; CJS with the ESM-only dependencies bundled).
+  // tsup.config.ts holds one config per build (modular ESM; ESM for Node and CJS with the dependencies bundled).
   for (const options of (Array.isArray(config) ? config : [config]) as Options[]) {
     const { onSuccess: _postBuild, ...buildOptions } = options; // its rewrite targets dist/, not this directory
-    await build({ ...buildOptions, outDir, dts: false, silent: true, clean: false });
+    const into = join(outDir, relative('dist', buildOptions.outDir ?? 'dist'));
+    await build({ ...buildOptions, outDir: into, dts: false, silent: true, clean: false });
   }
 }, 120_000);
 
