@@ -1,4 +1,3 @@
-import pRetry from 'p-retry';
 import type { Clock } from './clock.js';
 import type { RetryPolicy } from './retry-policy.js';
 
@@ -31,30 +30,49 @@ const RATE_LIMIT_JITTER_MS = 250;
  * A wait the server asks for that is longer than `maxDelayMs` is not slept: the
  * error (e.g. `RateLimitError`, whose `rateLimit.reset` says when to come back) is
  * thrown at once. Waits end early, with the signal's reason, when `signal` aborts.
+ *
+ * The first attempt is made directly, and p-retry is loaded (a lazy chunk) only when
+ * it failed in a way worth retrying: a call that succeeds at once, nearly every
+ * call, pays for no retry machinery, and a browser bundle carries none up front.
  */
 export async function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
-  const { policy, clock, signal } = context;
+  const { policy, signal } = context;
   checkSignal(signal); // p-retry would throw a raw TypeError on anything else
-  let retryNumber = 0;
-  const retrying = pRetry(attempt, {
-    retries: policy.maxRetries,
-    minTimeout: 0,
-    signal,
-    shouldRetry: async ({ error }) => {
-      const wait = retryWait(error, ++retryNumber, context);
-      if (wait === undefined) return false;
-      if (wait.mandatedMs > policy.maxDelayMs) throw error;
-      await clock.sleep(Math.min(wait.ms, policy.maxDelayMs), signal);
-      return true;
-    },
-  });
+  if (signal?.aborted) throw signal.reason;
   try {
-    return await retrying;
+    return await attempt();
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (policy.maxRetries === 0 || !(await waitBeforeRetry(error, 1, context))) throw error;
+  }
+  const { default: pRetry } = await import('p-retry');
+  let retryNumber = 1;
+  try {
+    return await pRetry(attempt, {
+      retries: policy.maxRetries - 1,
+      minTimeout: 0,
+      signal,
+      shouldRetry: ({ error }) => waitBeforeRetry(error, ++retryNumber, context),
+    });
   } catch (error) {
     // p-retry wraps an abort reason that is not an Error; callers get the reason they gave.
     if (signal?.aborted) throw signal.reason;
     throw error;
   }
+}
+
+/**
+ * Decides on retry number `retryNumber` after `error`: `false` when it is not worth
+ * one; throws `error` at once when the server asks for a longer wait than
+ * `maxDelayMs`; else sleeps the wait (bounded by `maxDelayMs`) and answers `true`.
+ */
+async function waitBeforeRetry(error: unknown, retryNumber: number, context: RetryContext): Promise<boolean> {
+  const { policy, clock, signal } = context;
+  const wait = retryWait(error, retryNumber, context);
+  if (wait === undefined) return false;
+  if (wait.mandatedMs > policy.maxDelayMs) throw error;
+  await clock.sleep(Math.min(wait.ms, policy.maxDelayMs), signal);
+  return true;
 }
 
 /**

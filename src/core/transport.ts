@@ -106,7 +106,8 @@ export class Transport {
   }
 
   async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
-    this.#checkScope(token, request.scope);
+    const checking = this.#checkScope(token, request.scope);
+    if (checking) await checking;
     const { options } = request;
     const answer = await exchange(this.#http, {
       method: request.method,
