@@ -1,6 +1,7 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
 import { AuthApiError } from './errors.js';
+import { checkedHeaders } from './header-values.js';
 import { exchange, readFailedResponse } from './http.js';
 import { type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
@@ -50,7 +51,8 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
       method: call.method,
       path: call.path,
       body,
-      headers: { ...options.headers, ...headers },
+      // Lower-case names, the last of a name winning: a caller's header never merges with the SDK's.
+      headers: checkedHeaders({ ...options.headers, ...headers }),
       timeoutMs: options.timeoutMs ?? context.timeoutMs,
       signal: options.signal,
     });

@@ -1,7 +1,7 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { type KyInstance, type Options } from 'ky';
 import { VERSION } from '../version.js';
 import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
-import { checkedClientHeaders, checkedHeaders } from './header-values.js';
+import { checkedClientHeaders } from './header-values.js';
 import { reportingNetworkFailures } from './network-failure.js';
 import { isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
@@ -21,6 +21,7 @@ export interface HttpRequest {
   readonly searchParams?: URLSearchParams | undefined;
   /** A JSON body or a form body; `undefined` for none. */
   readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams } | undefined;
+  /** Checked by the caller (`checkedHeaders`): lower-case names, sendable values. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
@@ -71,20 +72,19 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
   }
   checkSignal(signal);
   if (signal?.aborted) throw signal.reason;
-  // Lower-case names, the last of a name winning: a caller's `Authorization` never merges with the SDK's.
-  const headers = checkedHeaders(request.headers);
+  const { headers } = request;
   const started = Date.now();
   const query = request.searchParams?.toString();
   let response: Response;
   try {
-    const sent = http(query ? `${path}?${query}` : path, {
-      method,
-      timeout: timeoutMs,
-      ...(body && 'json' in body ? { json: body.json } : {}),
-      ...(body && 'form' in body ? { body: body.form } : {}),
-      headers,
-      ...(signal ? { signal } : {}),
-    });
+    const options: Options = { method, timeout: timeoutMs };
+    if (headers !== undefined) options.headers = headers;
+    if (body !== undefined) {
+      if ('json' in body) options.json = body.json;
+      else options.body = body.form;
+    }
+    if (signal) options.signal = signal;
+    const sent = http(query ? `${path}?${query}` : path, options);
     response = await (signal ? untilAborted(sent, signal) : sent);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;

@@ -25,12 +25,15 @@ export function rootCauseCode(error: unknown): string | undefined {
  * request (and so its headers) never is. The fetch is looked up at call time.
  */
 export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLike {
-  return async (input, init) => {
-    try {
-      return await (fetch ?? globalThis.fetch)(input, init);
-    } catch (error) {
+  return (input, init) => {
+    const failed = (error: unknown): never => {
       if (!(error instanceof TypeError)) throw error;
       throw new NetworkError(describeFailure(input, error), { cause: error });
+    };
+    try {
+      return Promise.resolve((fetch ?? globalThis.fetch)(input, init)).catch(failed);
+    } catch (error) {
+      return failed(error); // a custom fetch that throws instead of rejecting
     }
   };
 }

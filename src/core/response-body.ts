@@ -30,14 +30,15 @@ export async function readBoundedBody(response: Response): Promise<unknown> {
 }
 
 async function readBoundedText(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
+  const contentLength = response.headers.get('content-length');
+  const declared = Number(contentLength ?? '0');
   if (declared > MAX_RESPONSE_BODY_BYTES) {
     await response.body?.cancel().catch(() => {});
     throw tooLarge(response.status);
   }
   if (response.body === null) return '';
   // A declared length within the limit is all HTTP lets the server send: the runtime reads it natively.
-  if (response.headers.get('content-length') !== null && Number.isFinite(declared)) return response.text();
+  if (contentLength !== null && Number.isFinite(declared)) return response.text();
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -68,29 +69,32 @@ function tooLarge(status: number): ResponseValidationError {
 }
 
 /**
- * Whether arrays and objects in `value` nest deeper than `limit`. Iterative (no
- * recursion on hostile input), and it allocates nothing per object it visits but
- * two stack slots: it runs on every response body.
+ * Whether arrays and objects in `value` nest deeper than `limit`. It recurses at
+ * most `limit` levels, whatever the input, and allocates nothing: it runs on every
+ * response body. Only own members count; the members a polluted `Object.prototype`
+ * would add to every object are skipped.
  */
 function nestsDeeperThan(value: unknown, limit: number): boolean {
+  return deeperThan(value, limit, inheritsEnumerableMembers());
+}
+
+function deeperThan(value: unknown, levelsLeft: number, checkOwn: boolean): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  const items: object[] = [value];
-  const depths: number[] = [0];
-  const visit = (child: unknown, depth: number) => {
-    if (typeof child === 'object' && child !== null) {
-      items.push(child);
-      depths.push(depth);
-    }
-  };
-  while (items.length > 0) {
-    const item = items.pop() as Record<string, unknown>;
-    const depth = depths.pop() as number;
-    if (depth >= limit) return true;
-    if (Array.isArray(item)) {
-      for (let index = 0; index < item.length; index++) visit(item[index], depth + 1);
-    } else {
-      for (const key in item) if (Object.hasOwn(item, key)) visit(item[key], depth + 1);
-    }
+  if (levelsLeft === 0) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (deeperThan(value[index], levelsLeft - 1, checkOwn)) return true;
+    return false;
   }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (checkOwn && !Object.hasOwn(record, key)) continue;
+    if (deeperThan(record[key], levelsLeft - 1, checkOwn)) return true;
+  }
+  return false;
+}
+
+/** Whether plain objects inherit enumerable members (a polluted `Object.prototype`), which `for…in` would visit. */
+function inheritsEnumerableMembers(): boolean {
+  for (const _ in {}) return true;
   return false;
 }

@@ -59,6 +59,8 @@ export class Transport {
   readonly #rateLimiter: RateLimiter;
   readonly #rateLimitKey: string;
   readonly #waitOptions: { readonly maxDelayMs: number };
+  /** The last token's `Authorization` value, checked once. */
+  #bearer: { readonly token: string; readonly header: string } | undefined;
 
   constructor(settings: TransportSettings) {
     this.#settings = settings;
@@ -71,7 +73,7 @@ export class Transport {
   /** Sends `request` and resolves with its body, checked against `request.schema`. */
   async request<T>(given: ApiRequest<T>): Promise<T> {
     // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
-    const request = { ...given, options: ownProperties(given.options) };
+    const request = given.options === undefined ? given : { ...given, options: ownProperties(given.options) };
     const { retry, clock } = this.#settings;
     const signal = request.options?.signal;
     const idempotent = isIdempotent(request.method);
@@ -100,6 +102,18 @@ export class Transport {
     return (request.callerSchema ? parseWithCallerSchema : validateResponse)(request.schema, body, [token]);
   }
 
+  /**
+   * The headers of one request: the caller's (checked; a string or array would
+   * otherwise spread into one header per character), then the bearer token, whose
+   * header is checked once per token (names lower-case, so the caller's
+   * `Authorization` is replaced, never merged).
+   */
+  #headers(callerHeaders: Readonly<Record<string, string>> | undefined, token: string): Record<string, string> {
+    if (this.#bearer?.token !== token) this.#bearer = { token, header: checkedHeaders({ authorization: `Bearer ${token}` }).authorization as string };
+    const { header } = this.#bearer;
+    return callerHeaders === undefined ? { authorization: header } : { ...checkedHeaders(callerHeaders), authorization: header };
+  }
+
   /** Waits while the tenant's bucket is known to be empty (before taking a token, which could expire meanwhile). */
   #paced(signal: AbortSignal | undefined): Promise<void> | undefined {
     return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, this.#waitOptions);
@@ -114,8 +128,7 @@ export class Transport {
       path: request.path,
       searchParams: toSearchParams(request.query),
       body: request.body,
-      // Checked before spreading: a string or array here would spread into one header per character.
-      headers: { ...checkedHeaders(options?.headers), authorization: `Bearer ${token}` },
+      headers: this.#headers(options?.headers, token),
       timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
       signal: options?.signal,
     });
