@@ -5,4 +5,6 @@
  */
 
 export * from './auth/index.js';
+export { UserInfoSchema } from './auth/user-info-schema.js';
+export { TokenResponseSchema } from './core/token-response.js';
 export * from './management/index.js';

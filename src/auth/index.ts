@@ -1,6 +1,11 @@
 /**
  * `idplatform/auth`: the Authentication API client, PKCE and their types.
  * Runs in Node and browsers; `private_key_jwt` loads jose only when used.
+ *
+ * It exports no zod schema (their types, yes): what this entry reaches statically is
+ * what a browser app loads before its login page can act, and a schema here would
+ * bring zod into that first bundle. `TokenResponseSchema` and `UserInfoSchema` are
+ * exported by `idplatform`.
  * @module
  */
 
@@ -9,7 +14,7 @@ export type { MtlsEdgeHeaders } from '../core/client-authentication/tls-client-a
 export type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
 export type { MtlsOptions } from '../core/credentials.js';
 export * from '../core/public.js';
-export { type TokenResponse, TokenResponseSchema } from '../core/token-response.js';
+export type { TokenResponse } from '../core/token-response.js';
 export { AuthenticationClient } from './client.js';
 export type { ChangePasswordParams, Database, SignUpParams, SignUpResponse } from './database.js';
 export type { EndUserRequestOptions } from './forwarded-for.js';
@@ -33,4 +38,4 @@ export type { Passwordless, PasswordlessLoginParams, PasswordlessStartParams, Pa
 export { createPkcePair, type PkcePair } from './pkce.js';
 export type { AuthorizeUrlParams, LogoutUrlParams } from './urls.js';
 export type { UserInfoApi } from './user-info.js';
-export { type UserInfo, UserInfoSchema } from './user-info-schema.js';
+export type { UserInfo } from './user-info-schema.js';

@@ -1,9 +1,8 @@
-import * as z from 'zod/mini';
 import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
-import { ConfigurationError } from '../core/errors.js';
+import { ConfigurationError, RequestValidationError } from '../core/errors.js';
 import { encodePath } from '../core/path.js';
-import { validateParams } from '../core/validation.js';
 import { checkUrlValue } from '../core/well-formed.js';
+import { absoluteUrl, anyText, checkUrlParams, flag, matching, oneOf, type UrlParamRule, wholeNumber } from './url-params.js';
 
 /** The `response_type` values `/authorize` takes: the code flow, the implicit flow, and their hybrids. */
 export const RESPONSE_TYPES = [
@@ -16,55 +15,86 @@ export const RESPONSE_TYPES = [
   'code id_token token',
 ] as const;
 
+/** A `response_type` of `/authorize`. */
+export type ResponseType = (typeof RESPONSE_TYPES)[number];
+
 /** Parameters of `authorizeUrl`. */
-export const AuthorizeUrlSchema = z
-  .strictObject({
-    /** Where the platform sends the user back; must be registered for the application. */
-    redirect_uri: z.url({ error: 'redirect_uri must be an absolute URL' }),
-    /** Default `code`; `token` (or `id_token token`) is the implicit grant. */
-    response_type: z.optional(z.enum(RESPONSE_TYPES, `response_type must be one of: ${RESPONSE_TYPES.join(', ')}`)),
-    /** `query`, `fragment` or `form_post`. */
-    response_mode: z.optional(z.enum(['query', 'fragment', 'form_post'], "response_mode must be 'query', 'fragment' or 'form_post'")),
-    /** Default `openid profile email`. */
-    scope: z.optional(z.string()),
-    audience: z.optional(z.string()),
-    /** An opaque value to check on return (CSRF protection). */
-    state: z.optional(z.string()),
-    /** Binds the ID token to this request; required when an ID token is issued by the implicit flow. */
-    nonce: z.optional(z.string()),
-    /** From `createPkcePair()`; sent with `code_challenge_method=S256`. */
-    code_challenge: z.optional(
-      z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'code_challenge must be a base64url SHA-256 digest (43 characters)')),
-    ),
-    organization: z.optional(z.string()),
-    invitation: z.optional(z.string()),
-    connection: z.optional(z.string()),
-    prompt: z.optional(
-      z.enum(['none', 'login', 'consent', 'select_account'], "prompt must be 'none', 'login', 'consent' or 'select_account'"),
-    ),
-    max_age: z.optional(z.int().check(z.nonnegative())),
-    login_hint: z.optional(z.string()),
-    ui_locales: z.optional(z.string()),
-  })
-  .check(
-    z.refine((params) => !(params.response_type ?? 'code').includes('id_token') || params.nonce !== undefined, {
-      message: 'a response_type that returns an id_token needs a `nonce`',
-      path: ['nonce'],
-    }),
-  );
+export interface AuthorizeUrlParams {
+  /** Where the platform sends the user back (an absolute URL); must be registered for the application. */
+  redirect_uri: string;
+  /** Default `code`; `token` (or `id_token token`) is the implicit grant. */
+  response_type?: ResponseType | undefined;
+  /** `query`, `fragment` or `form_post`. */
+  response_mode?: 'query' | 'fragment' | 'form_post' | undefined;
+  /** Default `openid profile email`. */
+  scope?: string | undefined;
+  /** The API the access token is for. */
+  audience?: string | undefined;
+  /** An opaque value to check on return (CSRF protection). */
+  state?: string | undefined;
+  /** Binds the ID token to this request; required when the response type returns an ID token. */
+  nonce?: string | undefined;
+  /** From `createPkcePair()` (43 base64url characters); sent with `code_challenge_method=S256`. */
+  code_challenge?: string | undefined;
+  /** The organization to log in to. */
+  organization?: string | undefined;
+  /** An organization invitation's ticket id. */
+  invitation?: string | undefined;
+  /** The connection to log in with, skipping the login page's choice. */
+  connection?: string | undefined;
+  /** `none`, `login`, `consent` or `select_account`. */
+  prompt?: 'none' | 'login' | 'consent' | 'select_account' | undefined;
+  /** The longest time in seconds since the user last authenticated (an integer >= 0). */
+  max_age?: number | undefined;
+  /** A hint of the user's login name. */
+  login_hint?: string | undefined;
+  /** The user's preferred languages, space-separated. */
+  ui_locales?: string | undefined;
+}
 
 /** Parameters of `logoutUrl`. */
-export const LogoutUrlSchema = z.strictObject({
-  /** Where to send the user after logout; must be an allowed logout URL. */
-  returnTo: z.optional(z.url({ error: 'returnTo must be an absolute URL' })),
+export interface LogoutUrlParams {
+  /** Where to send the user after logout (an absolute URL); must be an allowed logout URL. */
+  returnTo?: string | undefined;
   /** Also log the user out of the identity provider they came from. */
-  federated: z.optional(z.boolean()),
-});
+  federated?: boolean | undefined;
+}
 
-/** Parameters of `authorizeUrl`. */
-export type AuthorizeUrlParams = z.input<typeof AuthorizeUrlSchema>;
-/** Parameters of `logoutUrl`. */
-export type LogoutUrlParams = z.input<typeof LogoutUrlSchema>;
+/** The rules of {@link AuthorizeUrlParams}, checked before the URL is built. */
+const AUTHORIZE_URL_RULES: Readonly<Record<keyof AuthorizeUrlParams, UrlParamRule>> = {
+  redirect_uri: absoluteUrl('redirect_uri must be an absolute URL', true),
+  response_type: oneOf(RESPONSE_TYPES, `response_type must be one of: ${RESPONSE_TYPES.join(', ')}`),
+  response_mode: oneOf(['query', 'fragment', 'form_post'], "response_mode must be 'query', 'fragment' or 'form_post'"),
+  scope: anyText('scope'),
+  audience: anyText('audience'),
+  state: anyText('state'),
+  nonce: anyText('nonce'),
+  code_challenge: matching(/^[A-Za-z0-9_-]{43}$/, 'code_challenge must be a base64url SHA-256 digest (43 characters)'),
+  organization: anyText('organization'),
+  invitation: anyText('invitation'),
+  connection: anyText('connection'),
+  prompt: oneOf(['none', 'login', 'consent', 'select_account'], "prompt must be 'none', 'login', 'consent' or 'select_account'"),
+  max_age: wholeNumber('max_age'),
+  login_hint: anyText('login_hint'),
+  ui_locales: anyText('ui_locales'),
+};
+
+/** The rules of {@link LogoutUrlParams}. */
+const LOGOUT_URL_RULES: Readonly<Record<keyof LogoutUrlParams, UrlParamRule>> = {
+  returnTo: absoluteUrl('returnTo must be an absolute URL'),
+  federated: flag('federated'),
+};
+
+/** {@link AuthorizeUrlParams} checked: each rule, then that a response type returning an ID token has a `nonce`. */
+function checkAuthorizeUrlParams(params: unknown): AuthorizeUrlParams {
+  const checked = checkUrlParams<AuthorizeUrlParams>(AUTHORIZE_URL_RULES, params);
+  if ((checked.response_type ?? 'code').includes('id_token') && checked.nonce === undefined) {
+    throw new RequestValidationError([
+      { code: 'custom', path: ['nonce'], message: 'a response_type that returns an id_token needs a `nonce`' },
+    ]);
+  }
+  return checked;
+}
 
 /**
  * `{origin}/authorize?…` for the code flow (default) or the implicit flow
@@ -72,7 +102,7 @@ export type LogoutUrlParams = z.input<typeof LogoutUrlSchema>;
  * `code_challenge` with any response type that returns a code.
  */
 export function buildAuthorizeUrl(origin: string, clientId: string, method: TokenEndpointAuthMethod, params: AuthorizeUrlParams): string {
-  const { code_challenge, response_type = 'code', scope = 'openid profile email', ...rest } = validateParams(AuthorizeUrlSchema, params);
+  const { code_challenge, response_type = 'code', scope = 'openid profile email', ...rest } = checkAuthorizeUrlParams(params);
   if (method === 'none' && response_type.includes('code') && code_challenge === undefined) {
     throw new ConfigurationError('A public client (client id only) must use PKCE: pass the `code_challenge` from createPkcePair()');
   }
@@ -94,7 +124,7 @@ export function buildAuthorizeUrl(origin: string, clientId: string, method: Toke
 
 /** `{origin}/v2/logout?client_id=…&returnTo=…` (and `federated` when asked). */
 export function buildLogoutUrl(origin: string, clientId: string, params: LogoutUrlParams = {}): string {
-  const { returnTo, federated } = validateParams(LogoutUrlSchema, params);
+  const { returnTo, federated } = checkUrlParams<LogoutUrlParams>(LOGOUT_URL_RULES, params);
   if (returnTo !== undefined) checkUrlValue(['returnTo'], returnTo);
   const url = new URL('/v2/logout', origin);
   url.searchParams.set('client_id', clientId);

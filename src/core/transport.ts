@@ -109,7 +109,8 @@ export class Transport {
    * `Authorization` is replaced, never merged).
    */
   #headers(callerHeaders: Readonly<Record<string, string>> | undefined, token: string): Record<string, string> {
-    if (this.#bearer?.token !== token) this.#bearer = { token, header: checkedHeaders({ authorization: `Bearer ${token}` }).authorization as string };
+    if (this.#bearer?.token !== token)
+      this.#bearer = { token, header: checkedHeaders({ authorization: `Bearer ${token}` }).authorization as string };
     const { header } = this.#bearer;
     return callerHeaders === undefined ? { authorization: header } : { ...checkedHeaders(callerHeaders), authorization: header };
   }

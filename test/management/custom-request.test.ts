@@ -71,6 +71,24 @@ describe('management.request()', () => {
     );
   });
 
+  it("returns what the caller's schema parses the body to (its own safeParse: transforms apply, unknown members follow the schema)", async () => {
+    const management = client();
+    server.use(http.get(`${API}/roles/rol_1`, () => HttpResponse.json({ id: 'rol_1', name: 'editor', extra: true })));
+    const Upper = z.object({
+      id: z.string(),
+      name: z.pipe(
+        z.string(),
+        z.transform((name: string) => name.toUpperCase()),
+      ),
+    });
+    await expect(management.request({ method: 'GET', path: 'roles/rol_1', schema: Upper })).resolves.toEqual({
+      id: 'rol_1',
+      name: 'EDITOR',
+    });
+    const Classic = classic.object({ id: classic.string() }).transform((role) => role.id);
+    await expect(management.request({ method: 'GET', path: 'roles/rol_1', schema: Classic })).resolves.toBe('rol_1');
+  });
+
   it('returns the body unchecked with validateResponses: false', async () => {
     const management = client({ validateResponses: false });
     server.use(http.get(`${API}/roles/rol_1`, () => HttpResponse.json({ id: 'rol_1', name: 7 })));

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { absoluteUrl, anyText, checkUrlParams, flag, matching, oneOf, wholeNumber } from '../../src/auth/url-params.js';
+import { RequestValidationError } from '../../src/core/errors.js';
+
+const rules = {
+  to: absoluteUrl('to must be an absolute URL', true),
+  mode: oneOf(['a', 'b'], "mode must be 'a' or 'b'"),
+  note: anyText('note'),
+  code: matching(/^[0-9]{3}$/, 'code must be 3 digits'),
+  on: flag('on'),
+  age: wholeNumber('age'),
+};
+
+function issuesOf(given: unknown) {
+  try {
+    checkUrlParams(rules, given);
+  } catch (error) {
+    expect(error).toBeInstanceOf(RequestValidationError);
+    return (error as RequestValidationError).issues;
+  }
+  throw new Error('expected RequestValidationError');
+}
+
+describe('checkUrlParams', () => {
+  it('returns the parameters that follow every rule, as an own-property copy', () => {
+    const given = { to: 'https://app.example.com/x', mode: 'b', note: '', code: '042', on: false, age: 0 };
+    const checked = checkUrlParams<typeof given>(rules, given);
+    expect(checked).toEqual(given);
+    expect(checked).not.toBe(given);
+    expect(Object.getPrototypeOf(checked)).toBeNull();
+  });
+
+  it('names every broken rule with zod-style issues', () => {
+    expect(issuesOf({ to: '/relative', mode: 'c', note: 1, code: '42', on: 'yes', age: 1.5 })).toEqual([
+      { code: 'invalid_format', path: ['to'], message: 'to must be an absolute URL' },
+      { code: 'invalid_value', path: ['mode'], message: "mode must be 'a' or 'b'" },
+      { code: 'invalid_type', path: ['note'], message: 'note must be a string' },
+      { code: 'invalid_format', path: ['code'], message: 'code must be 3 digits' },
+      { code: 'invalid_type', path: ['on'], message: 'on must be a boolean' },
+      { code: 'too_small', path: ['age'], message: 'age must be an integer >= 0' },
+    ]);
+  });
+
+  it('refuses a missing required parameter, and takes an optional one left out or undefined', () => {
+    expect(issuesOf({})).toEqual([{ code: 'invalid_type', path: ['to'], message: 'to must be an absolute URL' }]);
+    expect(checkUrlParams(rules, { to: 'https://a.example', mode: undefined })).toEqual({ to: 'https://a.example', mode: undefined });
+    expect(issuesOf({ to: 'https://a.example', age: -1 })[0]?.path).toEqual(['age']);
+  });
+
+  it('refuses unknown members, as a strict object does', () => {
+    expect(issuesOf({ to: 'https://a.example', scopes: 'x', b: 1 })).toEqual([
+      { code: 'unrecognized_keys', path: [], message: 'unknown keys "scopes", "b"' },
+    ]);
+  });
+
+  it('refuses what is not an object', () => {
+    for (const given of [undefined, null, 'https://a.example', ['https://a.example']]) {
+      expect(issuesOf(given)).toEqual([{ code: 'invalid_type', path: [], message: 'the parameters must be an object' }]);
+    }
+  });
+
+  it('never reads a parameter from a polluted Object.prototype', () => {
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.mode = 'c';
+    try {
+      expect(checkUrlParams(rules, { to: 'https://a.example' })).toEqual({ to: 'https://a.example' });
+    } finally {
+      delete prototype.mode;
+    }
+  });
+});
