@@ -2,7 +2,7 @@ import type { RequestOptions } from '../core/options.js';
 import { Transport } from '../core/transport.js';
 import type { Schema } from '../core/validation.js';
 import { ActionModules } from './actions/modules.js';
-import { type CustomRequest, sendCustomRequest } from './custom-request.js';
+import type { CustomRequest } from './custom-request.js';
 import { GuardianPhone } from './guardian/phone.js';
 import { type ManagementClientOptions, resolveManagementOptions } from './options.js';
 import { OrganizationInvitations } from './organizations/invitations.js';
@@ -65,7 +65,9 @@ export class ManagementClient {
    */
   request<T>(request: CustomRequest<T> & { readonly schema: Schema<T> }, options?: RequestOptions): Promise<T>;
   request(request: CustomRequest<unknown> & { readonly schema?: undefined }, options?: RequestOptions): Promise<unknown>;
-  request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
+  async request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
+    // Its checks load with the first custom request: an app that never sends one never loads them.
+    const { sendCustomRequest } = await import('./custom-request.js');
     return sendCustomRequest(this.#transport, request, options);
   }
 

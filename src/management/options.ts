@@ -1,20 +1,11 @@
-import type { AuthApiContext } from '../core/auth-request.js';
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
 import { resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
-import { createHttpClient } from '../core/http.js';
 import { type CommonClientOptions, type CommonSettings, resolveCommonOptions, type TenantLocation } from '../core/options.js';
 import type { RateLimiter } from '../core/rate-limiter.js';
-import { createTokenEndpoint, requestToken } from '../core/token-endpoint.js';
-import {
-  ClientCredentialsTokenProvider,
-  callerTokenProvider,
-  memoryTokenCache,
-  type TokenCache,
-  type TokenProvider,
-  type TokenSource,
-} from '../core/token-provider.js';
+import { callerTokenProvider, lazyTokenProvider, type TokenCache, type TokenProvider, type TokenSource } from '../core/token-provider.js';
 import type { TransportSettings } from '../core/transport.js';
+import type { ClientCredentialsGrant } from './client-credentials.js';
 
 /** Authenticate with a bearer token you already have (or a function that returns one before every request). */
 export interface BearerTokenOptions {
@@ -135,23 +126,8 @@ function resolveTokenProvider(options: ManagementClientOptions, common: CommonSe
   const accepted = clientSecret !== undefined ? (['client_secret_post', 'client_secret_basic'] as const) : (['private_key_jwt'] as const);
   const credentials = resolveCredentials(options, accepted);
   const audience = options.audience ?? `${common.baseUrl}/`;
-  const context: AuthApiContext = {
-    http: createHttpClient({ prefixUrl: common.origin, fetch: common.fetch, headers: common.headers }),
-    retry: common.retry,
-    clock: common.clock,
-    timeoutMs: common.timeoutMs,
-  };
-  const tokenEndpoint = createTokenEndpoint(context, common.origin, credentials, common.clock);
   const maxSkewMs = options.tokenRefreshSkewMs ?? 60_000;
   if (!(maxSkewMs >= 0)) throw new ConfigurationError('`tokenRefreshSkewMs` must be a number >= 0');
-  return new ClientCredentialsTokenProvider({
-    fetchToken: async () => {
-      const response = await requestToken(tokenEndpoint, { grant_type: 'client_credentials', audience });
-      return { accessToken: response.access_token, expiresIn: response.expires_in };
-    },
-    cache: options.tokenCache ?? memoryTokenCache(common.clock),
-    cacheKey: `idplatform:${common.origin}:${credentials.clientId}:${audience}`,
-    maxSkewMs,
-    clock: common.clock,
-  });
+  const grant: ClientCredentialsGrant = { common, credentials, audience, maxSkewMs, tokenCache: options.tokenCache };
+  return lazyTokenProvider(() => import('./client-credentials.js').then((module) => module.createClientCredentialsTokenProvider(grant)));
 }

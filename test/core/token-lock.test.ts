@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { TOKEN_LOCK_POLL_MS, TOKEN_LOCK_TTL_MS } from '../../src/core/token-lock.js';
-import { ClientCredentialsTokenProvider, type IssuedToken, memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
+import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
+import { memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
 import { createFakeClock, type FakeClock } from '../helpers/clock.js';
 
 const KEY = 'idplatform:https://tenant.test:client-1:https://tenant.test/api/v2/';

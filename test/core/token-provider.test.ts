@@ -1,12 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AuthApiError, TokenRequestError } from '../../src/core/errors.js';
-import {
-  ClientCredentialsTokenProvider,
-  callerTokenProvider,
-  type IssuedToken,
-  memoryTokenCache,
-  type TokenCache,
-} from '../../src/core/token-provider.js';
+import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
+import { callerTokenProvider, lazyTokenProvider, memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
 import { createFakeClock } from '../helpers/clock.js';
 
 const KEY = 'idplatform:https://tenant.test:client-1:https://tenant.test/api/v2/';
@@ -232,5 +227,53 @@ describe('memoryTokenCache', () => {
     cache.set('a', 'token-a', 1_000);
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBe('token-a');
+  });
+});
+
+describe('lazyTokenProvider', () => {
+  function fakeProvider(token: string) {
+    return { getToken: vi.fn(async () => token), reject: vi.fn(() => true) };
+  }
+
+  it('loads its implementation once, on the first getToken, and delegates every call to it', async () => {
+    const inner = fakeProvider('token-1');
+    const load = vi.fn(async () => inner);
+    const tokens = lazyTokenProvider(load);
+    expect(load).not.toHaveBeenCalled();
+    const signal = new AbortController().signal;
+    expect(await Promise.all([tokens.getToken(signal, 500), tokens.getToken()])).toEqual(['token-1', 'token-1']);
+    expect(await tokens.getToken()).toBe('token-1');
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(inner.getToken).toHaveBeenCalledWith(signal, 500);
+    expect(inner.getToken).toHaveBeenCalledTimes(3);
+  });
+
+  it('rejects tokens through its implementation once loaded, and answers false before (it issued none)', async () => {
+    const inner = fakeProvider('token-1');
+    const tokens = lazyTokenProvider(async () => inner);
+    expect(tokens.reject('token-0')).toBe(false);
+    await tokens.getToken();
+    expect(tokens.reject('token-1')).toBe(true);
+    expect(inner.reject).toHaveBeenCalledWith('token-1');
+  });
+
+  it('throws TokenRequestError when the implementation cannot load, and tries again on the next call', async () => {
+    const failure = new Error('chunk failed to load');
+    const load = vi.fn().mockRejectedValueOnce(failure).mockResolvedValueOnce(fakeProvider('token-2'));
+    const tokens = lazyTokenProvider(load);
+    const error = await tokens.getToken().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TokenRequestError);
+    expect((error as TokenRequestError).cause).toBe(failure);
+    expect(await tokens.getToken()).toBe('token-2');
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('rejects with the signal’s reason when the signal aborts while it loads', async () => {
+    const tokens = lazyTokenProvider(() => new Promise(() => {}));
+    const controller = new AbortController();
+    const pending = tokens.getToken(controller.signal);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
   });
 });

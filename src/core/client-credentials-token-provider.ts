@@ -1,0 +1,98 @@
+import { type Clock, systemClock } from './clock.js';
+import { TokenRequestError } from './errors.js';
+import { untilAborted } from './signal.js';
+import { waitForSharedToken } from './token-lock.js';
+import type { TokenCache, TokenProvider } from './token-provider.js';
+
+/** A freshly issued token and how long it lives (`expires_in`, in seconds). */
+export interface IssuedToken {
+  readonly accessToken: string;
+  readonly expiresIn: number | undefined;
+}
+
+/** Options of {@link ClientCredentialsTokenProvider}. */
+export interface ClientCredentialsTokenProviderOptions {
+  /** Requests a new token (the client-credentials grant). */
+  readonly fetchToken: () => Promise<IssuedToken>;
+  readonly cache: TokenCache;
+  /** Names this client's token in the cache (origin, client id and audience; nothing secret). */
+  readonly cacheKey: string;
+  /** The most time before expiry at which a token is refreshed; short-lived tokens use a tenth of their life instead. */
+  readonly maxSkewMs: number;
+  /** Time for waiting on another process's token (with `cache.lock`). Default: the system clock. */
+  readonly clock?: Pick<Clock, 'now' | 'sleep'> | undefined;
+}
+
+/** Lifetime assumed when the server sends no `expires_in`. */
+const DEFAULT_LIFETIME_SECONDS = 3600;
+/** `exp` is whole seconds (`floor(iat) + expires_in` on the server), so a token may die up to a second before `expires_in` says. */
+const EXPIRY_ROUNDING_MS = 1000;
+/** How many rejected tokens are remembered (never handed out again while a cache still holds them). */
+const MAX_REJECTED = 16;
+
+/**
+ * Fetches client-credentials tokens and caches them until shortly before they
+ * expire. The margin is `min(maxSkewMs, lifetime / 10)` plus a second for the
+ * server's rounding of `exp`, at most half the lifetime: a 24 h token is renewed a
+ * minute and a second early, a 10 s token two seconds early (reused for 8 s).
+ *
+ * Concurrent callers share one lookup and one in-flight request (100 calls on a
+ * cold client make one token request); a failed request is not cached, and the
+ * next call tries again. Failures, of the token request or of the `tokenCache`,
+ * throw `TokenRequestError` with the failure as `cause`.
+ */
+export class ClientCredentialsTokenProvider implements TokenProvider {
+  readonly #options: ClientCredentialsTokenProviderOptions;
+  #pending: Promise<string> | undefined;
+  readonly #rejected = new Set<string>();
+
+  constructor(options: ClientCredentialsTokenProviderOptions) {
+    this.#options = options;
+  }
+
+  getToken(signal?: AbortSignal): Promise<string> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#pending === undefined) {
+      const { cache, cacheKey } = this.#options;
+      let cached: ReturnType<TokenCache['get']>;
+      try {
+        cached = cache.get(cacheKey);
+      } catch (error) {
+        cached = Promise.reject(error);
+      }
+      // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
+      if (typeof cached === 'string' && cached !== '' && !this.#rejected.has(cached)) return Promise.resolve(cached);
+      this.#pending = this.#load(cached).finally(() => {
+        this.#pending = undefined;
+      });
+    }
+    return signal ? untilAborted(this.#pending, signal) : this.#pending;
+  }
+
+  /** Never hands out `token` again, even while a shared cache still holds it; every request it failed is replayed once. */
+  reject(token: string): boolean {
+    this.#rejected.add(token);
+    if (this.#rejected.size > MAX_REJECTED) this.#rejected.delete(this.#rejected.values().next().value as string);
+    return true;
+  }
+
+  /** Takes the cache's answer (`cached`), or fetches a token when it has none. */
+  async #load(cachedAnswer: ReturnType<TokenCache['get']>): Promise<string> {
+    const { cache, cacheKey, fetchToken, maxSkewMs } = this.#options;
+    try {
+      const cached = await cachedAnswer;
+      if (cached && !this.#rejected.has(cached)) return cached;
+      const clock = this.#options.clock ?? systemClock;
+      const shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock });
+      if (shared) return shared;
+      const issued = await fetchToken();
+      const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
+      const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
+      if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);
+      return issued.accessToken;
+    } catch (error) {
+      throw new TokenRequestError(error);
+    }
+  }
+}
+
