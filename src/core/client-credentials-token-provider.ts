@@ -95,4 +95,3 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     }
   }
 }
-

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TOKEN_LOCK_POLL_MS, TOKEN_LOCK_TTL_MS } from '../../src/core/token-lock.js';
 import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
+import { TOKEN_LOCK_POLL_MS, TOKEN_LOCK_TTL_MS } from '../../src/core/token-lock.js';
 import { memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
 import { createFakeClock, type FakeClock } from '../helpers/clock.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AuthApiError, TokenRequestError } from '../../src/core/errors.js';
 import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
+import { AuthApiError, TokenRequestError } from '../../src/core/errors.js';
 import { callerTokenProvider, lazyTokenProvider, memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
 import { createFakeClock } from '../helpers/clock.js';
 
