@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { freeFormObject, httpsUrl } from '../../src/core/response-formats.js';
+
+describe('httpsUrl', () => {
+  const url = httpsUrl();
+
+  it.each([
+    'https://acme.example.com/invite?invitation=abc&organization=org_1',
+    'https://a.example:8443/x#y',
+    'https://[::1]/x',
+    'https://localhost',
+  ])('accepts %s', (value) => {
+    expect(url.safeParse(value).success).toBe(true);
+  });
+
+  it.each([
+    ['plain http', 'http://acme.example.com/'],
+    ['user info', 'https://user:pw@acme.example.com/'],
+    ['no host', 'https://'],
+    ['whitespace in the host', 'https://exa mple.com'],
+    ['whitespace in the path', 'https://acme.example.com/a b'],
+    ['leading whitespace', ' https://acme.example.com'],
+    ['another scheme', 'ftp://acme.example.com'],
+    ['a relative URL', '/invite'],
+  ])('refuses %s', (_, value) => {
+    expect(url.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('freeFormObject', () => {
+  const freeForm = freeFormObject();
+
+  it('accepts any object, members unchecked', () => {
+    expect(freeForm.safeParse({}).success).toBe(true);
+    expect(freeForm.safeParse({ plan: 'pro', nested: { deep: [1, { x: null }] } }).success).toBe(true);
+  });
+
+  it.each([null, [], 'text', 1, true])('refuses %j', (value) => {
+    expect(freeForm.safeParse(value).success).toBe(false);
+  });
+});
