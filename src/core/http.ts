@@ -57,14 +57,15 @@ export interface Exchange {
 
 /**
  * Sends one request and reads its body, whatever the status. `timeoutMs` covers
- * the whole exchange: ky's `timeout` until the response arrives, then what is
- * left of it for reading the body. It rejects with `TimeoutError` when the time
- * runs out, `NetworkError` when fetch fails, and the signal's reason when `signal`
- * aborts (even with a custom `fetch` that ignores signals). Errors never hold the
- * request (and so never its Authorization header).
+ * the whole exchange: ky's `timeout` until the response arrives, then the
+ * exchange's deadline (the same `timeoutMs` from the start) while the body is read.
+ * It rejects with `TimeoutError` when the time runs out, `NetworkError` when fetch
+ * fails, and the signal's reason when `signal` aborts (even with a custom `fetch`
+ * that ignores signals). Errors never hold the request (and so never its
+ * Authorization header).
  */
 export async function exchange(http: KyInstance, request: HttpRequest): Promise<Exchange> {
-  const { body, method, path, timeoutMs, signal } = request;
+  const { body, method, path, timeoutMs, signal, headers } = request;
   if (!isValidTimeout(timeoutMs)) {
     throw new RequestValidationError([
       { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
@@ -72,45 +73,58 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
   }
   checkSignal(signal);
   if (signal?.aborted) throw signal.reason;
-  const { headers } = request;
-  const started = Date.now();
-  const query = request.searchParams?.toString();
-  let response: Response;
+  // One timer for the whole exchange, of the same duration as ky's (the runtime files timers of one
+  // duration in one list, so it costs next to nothing); it matters once the body is being read.
+  let expired = false;
+  let onExpire: (() => void) | undefined;
+  const deadline = setTimeout(() => {
+    expired = true;
+    onExpire?.();
+  }, timeoutMs);
   try {
-    const options: Options = { method, timeout: timeoutMs };
-    if (headers !== undefined) options.headers = headers;
-    if (body !== undefined) {
-      if ('json' in body) options.json = body.json;
-      else options.body = body.form;
+    const query = request.searchParams?.toString();
+    let response: Response;
+    try {
+      const options: Options = { method, timeout: timeoutMs };
+      if (headers !== undefined) options.headers = headers;
+      if (body !== undefined) {
+        if ('json' in body) options.json = body.json;
+        else options.body = body.form;
+      }
+      if (signal) options.signal = signal;
+      const sent = http(query ? `${path}?${query}` : path, options);
+      response = await (signal ? untilAborted(sent, signal) : sent);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (isKyTimeout(error)) throw timedOut(method, path, timeoutMs);
+      if (error instanceof IdPlatformError) throw error;
+      // Whatever else fetch (or a custom one) throws, TypeError or not, is a network failure.
+      throw new NetworkError(`${method} /${path} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    if (signal) options.signal = signal;
-    const sent = http(query ? `${path}?${query}` : path, options);
-    response = await (signal ? untilAborted(sent, signal) : sent);
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    if (isKyTimeout(error)) throw timedOut(method, path, timeoutMs);
-    if (error instanceof IdPlatformError) throw error;
-    // Whatever else fetch (or a custom one) throws, TypeError or not, is a network failure.
-    throw new NetworkError(`${method} /${path} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const whenExpired = (giveUp: () => void) => {
+      if (expired) giveUp();
+      else onExpire = giveUp;
+    };
+    return { response, body: await readBodyWithin(response, whenExpired, { method, path, timeoutMs, signal }) };
+  } finally {
+    clearTimeout(deadline);
   }
-  return { response, body: await readBodyWithin(response, timeoutMs - (Date.now() - started), { method, path, timeoutMs, signal }) };
 }
 
-/** Reads the body, giving up (and cancelling the stream) when `remainingMs` runs out or `signal` aborts. */
+/** Reads the body, giving up (and cancelling the stream) when the exchange's deadline passes or `signal` aborts. */
 async function readBodyWithin(
   response: Response,
-  remainingMs: number,
+  whenExpired: (giveUp: () => void) => void,
   request: { method: string; path: string; timeoutMs: number; signal: AbortSignal | undefined },
 ): Promise<unknown> {
   const { method, path, timeoutMs, signal } = request;
-  let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const stop = new Promise<never>((_, reject) => {
     const give = (reason: unknown) => {
       response.body?.cancel().catch(() => {});
       reject(reason);
     };
-    timer = setTimeout(() => give(timedOut(method, path, timeoutMs)), Math.max(0, remainingMs));
+    whenExpired(() => give(timedOut(method, path, timeoutMs)));
     if (signal) {
       onAbort = () => give(signal.reason);
       signal.addEventListener('abort', onAbort, { once: true });
@@ -124,7 +138,6 @@ async function readBodyWithin(
     const reason = error instanceof Error ? error.message : String(error);
     throw new NetworkError(`${method} /${path} failed while reading the response: ${reason}`, { cause: error });
   } finally {
-    clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
