@@ -1,4 +1,4 @@
-import { RequestValidationError, type ValidationIssue } from '../core/errors.js';
+import { RequestValidationError, unknownKeysMessage, type ValidationIssue } from '../core/errors.js';
 import { ownProperties } from '../core/own-properties.js';
 
 /**
@@ -66,10 +66,7 @@ export function checkUrlParams<T>(rules: Readonly<Record<string, UrlParamRule>>,
   const params = ownProperties(given) as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
   const unknown = Object.keys(params).filter((name) => !Object.hasOwn(rules, name));
-  if (unknown.length > 0) {
-    const listed = unknown.map((name) => `"${name}"`).join(', ');
-    issues.push({ code: 'unrecognized_keys', path: [], message: `unknown ${unknown.length === 1 ? 'key' : 'keys'} ${listed}` });
-  }
+  if (unknown.length > 0) issues.push({ code: 'unrecognized_keys', path: [], message: unknownKeysMessage(unknown) });
   for (const [name, rule] of Object.entries(rules)) {
     const value = params[name];
     if (value === undefined) {

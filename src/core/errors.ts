@@ -398,6 +398,11 @@ function describeCause(cause: unknown, depth: number): Record<string, unknown> |
   return json;
 }
 
+/** The message of an `unrecognized_keys` issue: `unknown key "x"`, `unknown keys "x", "y"`. */
+export function unknownKeysMessage(keys: readonly string[]): string {
+  return `unknown ${keys.length === 1 ? 'key' : 'keys'} ${keys.map((key) => `"${key}"`).join(', ')}`;
+}
+
 function describeIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 
 /**
  * A free-form JSON object (spec 2.1 `app_metadata`, `user_metadata`: "additional
- * properties allowed"): any object that is not an array or `null`, its members
+ * properties allowed"): every object that is not an array or `null`, its members
  * unchecked. Response bodies are checked and returned as parsed, so the members
  * are kept; the check itself never walks them (a `record(string, unknown)` would
  * visit every key to learn nothing).

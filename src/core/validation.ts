@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { RequestValidationError, ResponseValidationError, type ValidationIssue } from './errors.js';
+import { RequestValidationError, ResponseValidationError, unknownKeysMessage, type ValidationIssue } from './errors.js';
 import { ownProperties } from './own-properties.js';
 import { redact } from './redaction.js';
 
@@ -93,7 +93,7 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'invalid_format':
       return `must be a valid ${issue.format}`;
     case 'unrecognized_keys':
-      return `unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+      return unknownKeysMessage(issue.keys);
     case 'invalid_value':
       return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
     default:
