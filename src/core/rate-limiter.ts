@@ -154,7 +154,7 @@ export function waitForRateLimit(
     if (signal?.aborted) return Promise.reject(signal.reason);
     return undefined;
   }
-  if (waiting === undefined || typeof (waiting as { then?: unknown }).then !== 'function') return undefined;
+  if (waiting === undefined) return undefined;
   return Promise.resolve(waiting).catch(() => {
     if (signal?.aborted) throw signal.reason;
   });

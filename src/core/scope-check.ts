@@ -1,4 +1,5 @@
 import { InsufficientScopeError, type ScopeName } from './errors.js';
+import { loadOnce } from './load-once.js';
 
 /**
  * Checks a token's scopes against an operation's required scope; see
@@ -8,7 +9,7 @@ import { InsufficientScopeError, type ScopeName } from './errors.js';
 export type ScopeCheck = (token: string, required: ScopeName | undefined) => void | Promise<void>;
 
 /** jose's `decodeJwt`, loaded with the first token: `idplatform/management` starts without jose. */
-let decoder: Promise<(token: string) => { scope?: unknown }> | undefined;
+const loadDecoder = loadOnce(() => import('jose/jwt/decode').then((module) => module.decodeJwt));
 
 /**
  * Makes a check that throws `InsufficientScopeError` before sending when the token
@@ -34,13 +35,11 @@ export function createScopeCheck(): ScopeCheck {
 }
 
 async function decodeScopes(token: string): Promise<readonly string[] | undefined> {
-  decoder ??= import('jose/jwt/decode').then((module) => module.decodeJwt);
   let decodeJwt: (token: string) => { scope?: unknown };
   try {
-    decodeJwt = await decoder;
+    decodeJwt = await loadDecoder();
   } catch {
-    decoder = undefined; // could not load: this call goes unchecked (the server decides), the next one tries again
-    return undefined;
+    return undefined; // could not load: this call goes unchecked (the server decides), the next one tries again
   }
   try {
     const { scope } = decodeJwt(token);

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import { IdPlatformError, TimeoutError, TokenRequestError } from './errors.js';
+import { loadOnce } from './load-once.js';
 import { untilAborted } from './signal.js';
 
 /** Where a `ManagementClient` gets the bearer token of each request. */
@@ -84,22 +85,17 @@ export function memoryTokenCache(clock: Pick<Clock, 'now'>): TokenCache {
  */
 export function lazyTokenProvider(load: () => Promise<TokenProvider>): TokenProvider {
   let loaded: TokenProvider | undefined;
-  let loading: Promise<TokenProvider> | undefined;
+  const loadProvider = loadOnce(async () => {
+    loaded = await load();
+    return loaded;
+  });
   return {
     getToken: (signal, timeoutMs) => {
       if (loaded) return loaded.getToken(signal, timeoutMs);
-      loading ??= load().then(
-        (provider) => {
-          loaded = provider;
-          return provider;
-        },
-        (error: unknown) => {
-          loading = undefined;
-          throw new TokenRequestError(error);
-        },
-      );
-      const ready = signal ? untilAborted(loading, signal) : loading;
-      return ready.then((provider) => provider.getToken(signal, timeoutMs));
+      const ready = loadProvider().catch((error: unknown) => {
+        throw new TokenRequestError(error);
+      });
+      return (signal ? untilAborted(ready, signal) : ready).then((provider) => provider.getToken(signal, timeoutMs));
     },
     // A token this provider handed out was issued by the loaded implementation.
     reject: (token) => loaded?.reject(token) ?? false,
