@@ -46,6 +46,11 @@ export type TokenSource = string | (() => string | Promise<string>);
  * thrown) or after `timeoutMs` (`TimeoutError`); one that throws gives `TokenRequestError`.
  */
 export function callerTokenProvider(source: TokenSource): TokenProvider {
+  if (typeof source === 'string' && source !== '') {
+    // A fixed token needs no deadline: handed over as it is, with no timer or closure per request.
+    const ready = Promise.resolve(source);
+    return { getToken: (signal) => (signal?.aborted ? Promise.reject(signal.reason) : ready), reject: () => false };
+  }
   return {
     getToken: async (signal, timeoutMs) => {
       let token: unknown;

@@ -202,6 +202,20 @@ describe('callerTokenProvider', () => {
     expect(await tokens.getToken()).toBe('caller-token-2');
   });
 
+  it('hands a fixed token over without arming a timer, and still honours an aborted signal', async () => {
+    vi.useFakeTimers();
+    try {
+      const tokens = callerTokenProvider('caller-token');
+      const pending = tokens.getToken(undefined, 1_000);
+      expect(vi.getTimerCount()).toBe(0);
+      await expect(pending).resolves.toBe('caller-token');
+      const reason = new Error('stopped');
+      await expect(tokens.getToken(AbortSignal.abort(reason), 1_000)).rejects.toBe(reason);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('throws TokenRequestError when the function returns no token', async () => {
     await expect(callerTokenProvider(() => '').getToken()).rejects.toBeInstanceOf(TokenRequestError);
   });
