@@ -75,20 +75,28 @@ function tooLarge(status: number): ResponseValidationError {
  * would add to every object are skipped.
  */
 function nestsDeeperThan(value: unknown, limit: number): boolean {
-  return deeperThan(value, limit, inheritsEnumerableMembers());
+  return isContainer(value) && containerDeeperThan(value, limit, inheritsEnumerableMembers());
 }
 
-function deeperThan(value: unknown, levelsLeft: number, checkOwn: boolean): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Only arrays and objects recurse: a primitive member is passed over in the loop, without a call (most members are). */
+function containerDeeperThan(container: object, levelsLeft: number, checkOwn: boolean): boolean {
   if (levelsLeft === 0) return true;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) if (deeperThan(value[index], levelsLeft - 1, checkOwn)) return true;
+  if (Array.isArray(container)) {
+    for (let index = 0; index < container.length; index++) {
+      const item: unknown = container[index];
+      if (isContainer(item) && containerDeeperThan(item, levelsLeft - 1, checkOwn)) return true;
+    }
     return false;
   }
-  const record = value as Record<string, unknown>;
+  const record = container as Record<string, unknown>;
   for (const key in record) {
     if (checkOwn && !Object.hasOwn(record, key)) continue;
-    if (deeperThan(record[key], levelsLeft - 1, checkOwn)) return true;
+    const item = record[key];
+    if (isContainer(item) && containerDeeperThan(item, levelsLeft - 1, checkOwn)) return true;
   }
   return false;
 }

@@ -2,6 +2,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, TimeoutError } from '../../src/core/errors.js';
 import { createHttpClient, exchange, type FetchLike, headersToRecord, readBody } from '../../src/core/http.js';
+import { MAX_JSON_DEPTH } from '../../src/core/response-body.js';
 import { VERSION } from '../../src/version.js';
 import { API, recordRequests, useMswServer } from '../helpers/server.js';
 
@@ -153,6 +154,27 @@ describe('readBody', () => {
   it('returns undefined for an empty body and for no body', async () => {
     expect(await readBody(new Response(''))).toBeUndefined();
     expect(await readBody(new Response(null, { status: 204 }))).toBeUndefined();
+  });
+
+  it(`keeps JSON nested ${MAX_JSON_DEPTH} levels deep as parsed, and a level deeper as its text`, async () => {
+    const nested = (levels: number) => `${'{"a":['.repeat(levels / 2)}1${']}'.repeat(levels / 2)}`;
+    expect(await readBody(new Response(nested(MAX_JSON_DEPTH)))).toEqual(JSON.parse(nested(MAX_JSON_DEPTH)));
+    const deeper = `[${nested(MAX_JSON_DEPTH)}]`;
+    expect(await readBody(new Response(deeper))).toBe(deeper);
+    // Members beside the deep one, primitives and short containers alike, change nothing.
+    const wide = `{"s":"x","n":null,"o":{"b":[true]},"d":${nested(MAX_JSON_DEPTH)}}`;
+    expect(await readBody(new Response(wide))).toBe(wide);
+  });
+
+  it('counts only own members when Object.prototype is polluted', async () => {
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted.pollution = { deep: [[[[[]]]]] };
+    try {
+      const body = `${'['.repeat(MAX_JSON_DEPTH - 1)}{}${']'.repeat(MAX_JSON_DEPTH - 1)}`;
+      expect(await readBody(new Response(body))).toEqual(JSON.parse(body));
+    } finally {
+      delete polluted.pollution;
+    }
   });
 });
 
