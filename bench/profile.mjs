@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile -- <variant> [--calls N] [--concurrency C]`: where one
+ * `npm run bench:profile -- <variant> [--calls N] [--concurrency C] [--top N]`: where one
  * variant's client CPU goes, per call. Runs the variant against the loopback
  * server (in its own process) under V8's sampling profiler (`node:inspector`, the
  * profile `node --cpu-prof` writes) and prints the self time per call of each part:
@@ -11,7 +11,8 @@
  *
  * Variants: raw, auth0, validating, unvalidated (bench/lib/variants.mjs), and
  * ky (ky alone: the same request with `res.text()` + `JSON.parse`, no SDK). Compare
- * two variants in two runs of this script, on a quiet machine.
+ * two variants in two runs of this script, on a quiet machine. `--top N` also lists
+ * the N functions with the most self time per call (name, file, line, part).
  */
 import { Session } from 'node:inspector/promises';
 import { CLIENT_ID, CLIENT_SECRET, ORG_ID, PER_PAGE } from './lib/fixtures.mjs';
@@ -28,6 +29,7 @@ const option = (name, fallback) => {
 const variant = args.find((arg) => !arg.startsWith('--') && !/^\d+$/.test(arg)) ?? 'validating';
 const CALLS = option('--calls', 5_000);
 const CONCURRENCY = option('--concurrency', 1);
+const TOP = option('--top', 0);
 
 /** ky alone, as the SDK uses it: one instance, the bearer token and a timeout per call, the body read and parsed. */
 async function createKyOnly(port) {
@@ -81,6 +83,7 @@ try {
 
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parts = new Map();
+  const functions = new Map();
   let sampled = 0;
   for (let index = 0; index < profile.samples.length; index++) {
     const node = nodes.get(profile.samples[index]);
@@ -88,6 +91,9 @@ try {
     if (node.callFrame.functionName === '(idle)') continue;
     const part = partOf(node.callFrame);
     parts.set(part, (parts.get(part) ?? 0) + delta);
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1} (${part})`;
+    functions.set(where, (functions.get(where) ?? 0) + delta);
     sampled += delta;
   }
   const perCall = (us) => (us / CALLS).toFixed(1).padStart(7);
@@ -95,6 +101,10 @@ try {
   console.log('| part | µs per call (main thread, sampled) |\n| --- | --- |');
   for (const [part, us] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`| ${part} | ${perCall(us).trim()} |`);
   console.log(`| all sampled | ${perCall(sampled).trim()} |`);
+  if (TOP > 0) {
+    console.log(`\n| function (top ${TOP} by self time) | µs per call |\n| --- | --- |`);
+    for (const [where, us] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`| ${where} | ${perCall(us).trim()} |`);
+  }
 } finally {
   server.stop();
 }
