@@ -15,11 +15,11 @@
  * the N functions with the most self time per call (name, file, line, part).
  */
 import { Session } from 'node:inspector/promises';
-import { CLIENT_ID, CLIENT_SECRET, ORG_ID, PER_PAGE } from './lib/fixtures.mjs';
+import { ORG_ID, PER_PAGE } from './lib/fixtures.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { startServer } from './lib/server-process.mjs';
 import { runConcurrently } from './lib/stats.mjs';
-import { createVariant } from './lib/variants.mjs';
+import { createVariant, fetchBenchToken } from './lib/variants.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -35,12 +35,7 @@ const TOP = option('--top', 0);
 async function createKyOnly(port) {
   const { default: ky } = await import('ky');
   const origin = `http://127.0.0.1:${port}`;
-  const answer = await fetch(`${origin}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'client_credentials', client_id: CLIENT_ID, client_secret: CLIENT_SECRET, audience: 'x' }),
-  });
-  const { access_token: token } = await answer.json();
+  const token = await fetchBenchToken(port);
   const http = ky.create({ prefixUrl: `${origin}/api/v2`, retry: 0, throwHttpErrors: false, headers: { accept: 'application/json' } });
   const path = `organizations/${ORG_ID}/invitations?per_page=${PER_PAGE}&include_totals=true`;
   return async () => JSON.parse(await (await http(path, { headers: { authorization: `Bearer ${token}` }, timeout: 30_000 })).text());

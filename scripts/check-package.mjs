@@ -20,10 +20,10 @@ const run = (command, args, options = {}) => execFileSync(command, args, { cwd: 
 
 /** Dependencies that ship ESM only; the CommonJS build must bundle them (see tsup.config.ts). */
 const ESM_ONLY = ['ky', 'p-retry', 'is-network-error', 'jose'];
-/** Every runtime dependency: the builds Node loads bundle them all (tsup.config.ts RUNTIME_DEPENDENCIES). */
-const RUNTIME_DEPENDENCIES = [...ESM_ONLY, 'zod'];
-/** Each public subpath and one export it must have. */
 const packageJson = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+/** Every runtime dependency (package.json, and what the ESM-only ones bring): the builds Node loads bundle them all. */
+const RUNTIME_DEPENDENCIES = [...new Set([...Object.keys(packageJson.dependencies), ...ESM_ONLY])];
+/** Each public subpath and one export it must have. */
 const KNOWN_EXPORTS = {
   '.': 'ManagementClient',
   './management': 'ManagementClient',

@@ -33,23 +33,29 @@ export function createLoopbackFetch(origin) {
   };
 }
 
+/** A client-credentials token from the loopback server, for the variants that send it themselves. */
+export async function fetchBenchToken(port) {
+  const tokenResponse = await createLoopbackFetch(`http://127.0.0.1:${port}`)(`https://${BENCH_DOMAIN}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: CLIENT_ID,
+      client_secret: CLIENT_SECRET,
+      audience: `https://${BENCH_DOMAIN}/api/v2/`,
+    }),
+  });
+  const { access_token: token } = await tokenResponse.json();
+  return token;
+}
+
 /** Creates the named variant: a function that lists the invitations once and resolves to the 50 records. */
 export async function createVariant(name, port) {
   const origin = `http://127.0.0.1:${port}`;
   const loopbackFetch = createLoopbackFetch(origin);
   switch (name) {
     case 'raw': {
-      const tokenResponse = await loopbackFetch(`https://${BENCH_DOMAIN}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          grant_type: 'client_credentials',
-          client_id: CLIENT_ID,
-          client_secret: CLIENT_SECRET,
-          audience: `https://${BENCH_DOMAIN}/api/v2/`,
-        }),
-      });
-      const { access_token: token } = await tokenResponse.json();
+      const token = await fetchBenchToken(port);
       const url = `https://${BENCH_DOMAIN}/api/v2/organizations/${ORG_ID}/invitations?page=0&per_page=${PER_PAGE}&include_totals=true`;
       const init = { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } };
       return async () => {

@@ -61,7 +61,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
         cached = Promise.reject(error);
       }
       // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
-      if (typeof cached === 'string' && cached !== '' && !this.#rejected.has(cached)) return Promise.resolve(cached);
+      if (this.#usable(cached)) return Promise.resolve(cached);
       this.#pending = this.#load(cached).finally(() => {
         this.#pending = undefined;
       });
@@ -76,12 +76,17 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     return true;
   }
 
+  /** Whether a cache's answer is a token to hand out: a non-empty string not rejected since. */
+  #usable(cached: unknown): cached is string {
+    return typeof cached === 'string' && cached !== '' && !this.#rejected.has(cached);
+  }
+
   /** Takes the cache's answer (`cached`), or fetches a token when it has none. */
   async #load(cachedAnswer: ReturnType<TokenCache['get']>): Promise<string> {
     const { cache, cacheKey, fetchToken, maxSkewMs } = this.#options;
     try {
       const cached = await cachedAnswer;
-      if (cached && !this.#rejected.has(cached)) return cached;
+      if (this.#usable(cached)) return cached;
       const clock = this.#options.clock ?? systemClock;
       const shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock });
       if (shared) return shared;

@@ -113,10 +113,10 @@ export function memoryRateLimiter(clock: Clock): RateLimiter {
     let waited = 0;
     let delayMs = firstDelayMs;
     for (let round = 0; round < MAX_WAIT_ROUNDS; round++) {
-      if (delayMs <= 0 || waited + delayMs > maxDelayMs) return;
       await clock.sleep(delayMs, signal);
       waited += delayMs;
       delayMs = takeFromBucketOf(buckets, key, clock.now());
+      if (delayMs <= 0 || waited + delayMs > maxDelayMs) return;
     }
   };
   return {

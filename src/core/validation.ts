@@ -61,7 +61,7 @@ export function validateResponse<T>(schema: Schema<T>, body: unknown, secrets: r
   if (z.validate(fastSchema(schema), body)) return body as T;
   const result = schema.safeParse(body);
   if (result.success) return body as T;
-  throw new ResponseValidationError(redact(toIssues(result.error.issues), secrets), redact(body, secrets));
+  throw failedCheck(result.error.issues, body, secrets);
 }
 
 /**
@@ -73,7 +73,12 @@ export function validateResponse<T>(schema: Schema<T>, body: unknown, secrets: r
 export function parseWithCallerSchema<T>(schema: Schema<T>, body: unknown, secrets: readonly string[] = []): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  throw new ResponseValidationError(redact(toIssues(result.error.issues), secrets), redact(body, secrets));
+  throw failedCheck(result.error.issues, body, secrets);
+}
+
+/** The `ResponseValidationError` of a body that failed its schema: issues and body scrubbed of `secrets`. */
+function failedCheck(issues: readonly z.core.$ZodIssue[], body: unknown, secrets: readonly string[]): ResponseValidationError {
+  return new ResponseValidationError(redact(toIssues(issues), secrets), redact(body, secrets));
 }
 
 function toIssues(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
