@@ -1,4 +1,5 @@
 import { ResponseValidationError } from './errors.js';
+import { inheritsEnumerableMembers } from './own-properties.js';
 
 /**
  * The largest response body the SDK reads: 4 MiB. A page of 100 invitations is
@@ -98,11 +99,5 @@ function containerDeeperThan(container: object, levelsLeft: number, checkOwn: bo
     const item = record[key];
     if (typeof item === 'object' && item !== null && containerDeeperThan(item, levelsLeft - 1, checkOwn)) return true;
   }
-  return false;
-}
-
-/** Whether plain objects inherit enumerable members (a polluted `Object.prototype`), which `for…in` would visit. */
-function inheritsEnumerableMembers(): boolean {
-  for (const _ in {}) return true;
   return false;
 }

@@ -255,4 +255,41 @@ describe('Transport', () => {
       expect(requests).toHaveLength(1);
     });
   });
+
+  describe('bearer header', () => {
+    const ok = () => server.use(http.get(`${API}/things`, () => HttpResponse.json({ ok: true })));
+
+    it("sends the token with and without caller headers, and a caller's Authorization never wins", async () => {
+      ok();
+      const { instance } = transport();
+      await get(instance);
+      await instance.request({
+        method: 'GET',
+        path: 'things',
+        schema: Body,
+        options: { headers: { Authorization: 'Bearer mine', 'x-trace': 't1' } },
+      });
+      await get(instance);
+      expect(requests.map((request) => [request.headers.get('authorization'), request.headers.get('x-trace')])).toEqual([
+        ['Bearer token-1', null],
+        ['Bearer token-1', 't1'],
+        ['Bearer token-1', null],
+      ]);
+    });
+
+    it('a token first used while Object.prototype is polluted does not keep the pollution once it is gone', async () => {
+      ok();
+      const { instance } = transport();
+      const polluted = Object.prototype as Record<string, unknown>;
+      polluted.headers = { 'x-polluted': 'yes' };
+      try {
+        await get(instance).catch(() => undefined);
+      } finally {
+        delete polluted.headers;
+      }
+      await get(instance);
+      expect(requests.at(-1)?.headers.get('x-polluted')).toBeNull();
+      expect(requests.at(-1)?.headers.get('authorization')).toBe('Bearer token-1');
+    });
+  });
 });
