@@ -116,8 +116,8 @@ export class Transport {
   /**
    * The `Authorization` value of `token` and the ky instance that sends it, made once
    * per token. ky reads options through the prototype chain, so no instance is made
-   * while `Object.prototype` is polluted (it would keep the pollution for the
-   * token's lifetime): calls then send the header themselves.
+   * while `Object.prototype` carries enumerable members (the instance would keep
+   * them for the token's lifetime): calls then send the header themselves.
    */
   #bearerOf(token: string): Bearer {
     let bearer = this.#bearer;
@@ -142,7 +142,9 @@ export class Transport {
     const { options } = request;
     const bearer = this.#bearerOf(token);
     const callerHeaders = options?.headers;
-    const byInstance = callerHeaders === undefined ? bearer.http : undefined;
+    // ky reads a call's options through the prototype chain: while `Object.prototype` carries enumerable
+    // members, a call sends its headers as its own (the token's then wins over a polluted one).
+    const byInstance = callerHeaders === undefined && !inheritsEnumerableMembers() ? bearer.http : undefined;
     const answer = await exchange(byInstance ?? this.#http, {
       method: request.method,
       path: request.path,

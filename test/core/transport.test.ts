@@ -277,6 +277,33 @@ describe('Transport', () => {
       ]);
     });
 
+    it("Object.prototype polluted after the token's first call never replaces the token", async () => {
+      // A recording fetch, not msw: msw's interception reads request options of its own.
+      const sent: (string | null)[] = [];
+      const instance = new Transport({
+        baseUrl: API,
+        tokens: callerTokenProvider('token-1'),
+        retry: resolveRetryPolicy({ maxRetries: 0, maxDelayMs: 0 }),
+        timeoutMs: 1_000,
+        validateResponses: true,
+        clock: createFakeClock(Date.UTC(2026, 0, 1)),
+        fetch: async (request) => {
+          sent.push(request.headers.get('authorization'));
+          return Response.json({ ok: true });
+        },
+      });
+      await get(instance);
+      await get(instance);
+      const polluted = Object.prototype as Record<string, unknown>;
+      polluted.headers = { authorization: 'Bearer attacker' };
+      try {
+        await get(instance).catch(() => undefined);
+      } finally {
+        delete polluted.headers;
+      }
+      expect(sent).toEqual(['Bearer token-1', 'Bearer token-1', 'Bearer token-1']);
+    });
+
     it('a token first used while Object.prototype is polluted does not keep the pollution once it is gone', async () => {
       ok();
       const { instance } = transport();
