@@ -31,14 +31,19 @@ const CALLS = option('--calls', 5_000);
 const CONCURRENCY = option('--concurrency', 1);
 const TOP = option('--top', 0);
 
-/** ky alone, as the SDK uses it: one instance, the bearer token and a timeout per call, the body read and parsed. */
+/** ky alone, as the SDK uses it: one instance per token sending its bearer header, a timeout per call, the body read and parsed. */
 async function createKyOnly(port) {
   const { default: ky } = await import('ky');
   const origin = `http://127.0.0.1:${port}`;
   const token = await fetchBenchToken(port);
-  const http = ky.create({ prefixUrl: `${origin}/api/v2`, retry: 0, throwHttpErrors: false, headers: { accept: 'application/json' } });
+  const http = ky.create({
+    prefixUrl: `${origin}/api/v2`,
+    retry: 0,
+    throwHttpErrors: false,
+    headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+  });
   const path = `organizations/${ORG_ID}/invitations?per_page=${PER_PAGE}&include_totals=true`;
-  return async () => JSON.parse(await (await http(path, { headers: { authorization: `Bearer ${token}` }, timeout: 30_000 })).text());
+  return async () => JSON.parse(await (await http(path, { timeout: 30_000 })).text());
 }
 
 /** The part of the code a profile node belongs to. */

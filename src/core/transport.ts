@@ -32,11 +32,11 @@ export interface ApiRequest<T> {
   readonly options?: RequestOptions | undefined;
 }
 
-/** A token, its checked `Authorization` value, and the ky instance that sends it by default (when one could be made). */
+/** A token, its checked `Authorization` value, and the ky instance that sends it by default (made on first use). */
 interface Bearer {
   readonly token: string;
   readonly header: string;
-  readonly http: KyInstance | undefined;
+  http?: KyInstance;
 }
 
 /** Settings of a {@link Transport}, resolved from the client's options. */
@@ -113,22 +113,24 @@ export class Transport {
     return (request.callerSchema ? parseWithCallerSchema : validateResponse)(request.schema, body, [token]);
   }
 
-  /**
-   * The `Authorization` value of `token` and the ky instance that sends it, made once
-   * per token. ky reads options through the prototype chain, so no instance is made
-   * while `Object.prototype` carries enumerable members (the instance would keep
-   * them for the token's lifetime): calls then send the header themselves.
-   */
+  /** `token` and its checked `Authorization` value, kept for the last token. */
   #bearerOf(token: string): Bearer {
-    let bearer = this.#bearer;
-    if (bearer?.token !== token) {
-      bearer = { token, header: checkedHeaders({ authorization: `Bearer ${token}` }).authorization as string, http: undefined };
-    }
-    if (bearer.http === undefined && !inheritsEnumerableMembers()) {
-      bearer = { ...bearer, http: this.#http.extend({ headers: { authorization: bearer.header } }) };
-    }
-    this.#bearer = bearer;
-    return bearer;
+    if (this.#bearer?.token !== token)
+      this.#bearer = { token, header: checkedHeaders({ authorization: `Bearer ${token}` }).authorization as string };
+    return this.#bearer;
+  }
+
+  /**
+   * The ky instance that sends `bearer`'s header by default, made on its first use.
+   * None while `Object.prototype` carries enumerable members: ky reads options
+   * through the prototype chain, so an instance made then would keep them for the
+   * token's lifetime, and a call without headers of its own would take a polluted
+   * `headers` over the instance's; such calls send the header as their own.
+   */
+  #httpOf(bearer: Bearer): KyInstance | undefined {
+    if (inheritsEnumerableMembers()) return undefined;
+    bearer.http ??= this.#http.extend({ headers: { authorization: bearer.header } });
+    return bearer.http;
   }
 
   /** Waits while the tenant's bucket is known to be empty (before taking a token, which could expire meanwhile). */
@@ -142,9 +144,7 @@ export class Transport {
     const { options } = request;
     const bearer = this.#bearerOf(token);
     const callerHeaders = options?.headers;
-    // ky reads a call's options through the prototype chain: while `Object.prototype` carries enumerable
-    // members, a call sends its headers as its own (the token's then wins over a polluted one).
-    const byInstance = callerHeaders === undefined && !inheritsEnumerableMembers() ? bearer.http : undefined;
+    const byInstance = callerHeaders === undefined ? this.#httpOf(bearer) : undefined;
     const answer = await exchange(byInstance ?? this.#http, {
       method: request.method,
       path: request.path,

@@ -11,6 +11,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/core/errors.js';
+import type { FetchLike } from '../../src/core/http.js';
 import type { ResponseInfo } from '../../src/core/options.js';
 import { resolveRetryPolicy } from '../../src/core/retry.js';
 import { callerTokenProvider, type TokenProvider } from '../../src/core/token-provider.js';
@@ -28,6 +29,7 @@ interface Overrides {
   maxRetries?: number;
   maxDelayMs?: number;
   holdSleeps?: boolean;
+  fetch?: FetchLike;
 }
 
 function transport(overrides: Overrides = {}) {
@@ -41,6 +43,7 @@ function transport(overrides: Overrides = {}) {
     validateResponses: true,
     clock,
     onResponse: overrides.onResponse,
+    fetch: overrides.fetch,
   });
   return { instance, clock };
 }
@@ -258,6 +261,16 @@ describe('Transport', () => {
 
   describe('bearer header', () => {
     const ok = () => server.use(http.get(`${API}/things`, () => HttpResponse.json({ ok: true })));
+    /** Runs `run` while every object inherits `headers` (a polluted `Object.prototype`). */
+    const whilePolluted = async (headers: Record<string, string>, run: () => Promise<unknown>) => {
+      const polluted = Object.prototype as Record<string, unknown>;
+      polluted.headers = headers;
+      try {
+        await run();
+      } finally {
+        delete polluted.headers;
+      }
+    };
 
     it("sends the token with and without caller headers, and a caller's Authorization never wins", async () => {
       ok();
@@ -280,13 +293,8 @@ describe('Transport', () => {
     it("Object.prototype polluted after the token's first call never replaces the token", async () => {
       // A recording fetch, not msw: msw's interception reads request options of its own.
       const sent: (string | null)[] = [];
-      const instance = new Transport({
-        baseUrl: API,
-        tokens: callerTokenProvider('token-1'),
-        retry: resolveRetryPolicy({ maxRetries: 0, maxDelayMs: 0 }),
-        timeoutMs: 1_000,
-        validateResponses: true,
-        clock: createFakeClock(Date.UTC(2026, 0, 1)),
+      const { instance } = transport({
+        maxRetries: 0,
         fetch: async (request) => {
           sent.push(request.headers.get('authorization'));
           return Response.json({ ok: true });
@@ -294,26 +302,14 @@ describe('Transport', () => {
       });
       await get(instance);
       await get(instance);
-      const polluted = Object.prototype as Record<string, unknown>;
-      polluted.headers = { authorization: 'Bearer attacker' };
-      try {
-        await get(instance).catch(() => undefined);
-      } finally {
-        delete polluted.headers;
-      }
+      await whilePolluted({ authorization: 'Bearer attacker' }, () => get(instance).catch(() => undefined));
       expect(sent).toEqual(['Bearer token-1', 'Bearer token-1', 'Bearer token-1']);
     });
 
     it('a token first used while Object.prototype is polluted does not keep the pollution once it is gone', async () => {
       ok();
       const { instance } = transport();
-      const polluted = Object.prototype as Record<string, unknown>;
-      polluted.headers = { 'x-polluted': 'yes' };
-      try {
-        await get(instance).catch(() => undefined);
-      } finally {
-        delete polluted.headers;
-      }
+      await whilePolluted({ 'x-polluted': 'yes' }, () => get(instance).catch(() => undefined));
       await get(instance);
       expect(requests.at(-1)?.headers.get('x-polluted')).toBeNull();
       expect(requests.at(-1)?.headers.get('authorization')).toBe('Bearer token-1');
