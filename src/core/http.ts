@@ -6,7 +6,7 @@ import { reportingNetworkFailures } from './network-failure.js';
 import { isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
-import { readBoundedBody } from './response-body.js';
+import { BodyRead, readBoundedBody } from './response-body.js';
 import { runtimeName } from './runtime.js';
 import { checkSignal, untilAborted } from './signal.js';
 
@@ -58,8 +58,9 @@ export interface Exchange {
 /**
  * Sends one request and reads its body, whatever the status. `timeoutMs` covers
  * the whole exchange: ky's `timeout` until the response arrives, then the
- * exchange's deadline (the same `timeoutMs` from the start) while the body is read.
- * It rejects with `TimeoutError` when the time runs out, `NetworkError` when fetch
+ * exchange's deadline (the same `timeoutMs` from the start) while the body is read;
+ * a body given up on (deadline or abort) is cancelled, so the runtime closes its
+ * connection rather than reading on. It rejects with `TimeoutError` when the time runs out, `NetworkError` when fetch
  * fails, and the signal's reason when `signal` aborts (even with a custom `fetch`
  * that ignores signals). Errors never hold the request (and so never its
  * Authorization header).
@@ -76,10 +77,10 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
   // One timer for the whole exchange, of the same duration as ky's (the runtime files timers of one
   // duration in one list, so it costs next to nothing); it matters once the body is being read.
   let expired = false;
-  let onExpire: (() => void) | undefined;
+  let read: BodyRead | undefined;
   const deadline = setTimeout(() => {
     expired = true;
-    onExpire?.();
+    read?.stop(timedOut(method, path, timeoutMs));
   }, timeoutMs);
   try {
     const query = request.searchParams?.toString();
@@ -101,44 +102,37 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       // Whatever else fetch (or a custom one) throws, TypeError or not, is a network failure.
       throw new NetworkError(`${method} /${path} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
-    const whenExpired = (giveUp: () => void) => {
-      if (expired) giveUp();
-      else onExpire = giveUp;
-    };
-    return { response, body: await readBodyWithin(response, whenExpired, { method, path, timeoutMs, signal }) };
+    read = new BodyRead(response);
+    if (expired) read.stop(timedOut(method, path, timeoutMs));
+    return { response, body: await readBodyUntilStopped(read, { method, path, signal }) };
   } finally {
     clearTimeout(deadline);
   }
 }
 
-/** Reads the body, giving up (and cancelling the stream) when the exchange's deadline passes or `signal` aborts. */
-async function readBodyWithin(
-  response: Response,
-  whenExpired: (giveUp: () => void) => void,
-  request: { method: string; path: string; timeoutMs: number; signal: AbortSignal | undefined },
+/**
+ * Awaits `read`, stopping it (the stream cancelled, so the connection is closed, not
+ * read on) when `signal` aborts; the exchange's deadline stops it with a `TimeoutError`.
+ */
+async function readBodyUntilStopped(
+  read: BodyRead,
+  request: { method: string; path: string; signal: AbortSignal | undefined },
 ): Promise<unknown> {
-  const { method, path, timeoutMs, signal } = request;
-  let onAbort: (() => void) | undefined;
-  const stop = new Promise<never>((_, reject) => {
-    const give = (reason: unknown) => {
-      response.body?.cancel().catch(() => {});
-      reject(reason);
-    };
-    whenExpired(() => give(timedOut(method, path, timeoutMs)));
-    if (signal) {
-      onAbort = () => give(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
-  });
+  const { method, path, signal } = request;
+  const onAbort = signal && (() => read.stop(signal.reason));
+  if (onAbort) {
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  }
   try {
-    return await Promise.race([readBody(response), stop]);
+    return await read.result;
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (error instanceof IdPlatformError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new NetworkError(`${method} /${path} failed while reading the response: ${reason}`, { cause: error });
   } finally {
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
 

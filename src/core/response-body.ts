@@ -17,9 +17,72 @@ export const MAX_RESPONSE_BODY_BYTES = 4 * 1024 * 1024;
  */
 export const MAX_JSON_DEPTH = 64;
 
-/** The body of a response: parsed JSON when it is JSON (and no deeper than {@link MAX_JSON_DEPTH}), else the text; `undefined` when empty. */
-export async function readBoundedBody(response: Response): Promise<unknown> {
-  const text = await readBoundedText(response);
+/** Decodes UTF-8 like `Response.text()` (a byte order mark dropped, bad bytes replaced); stateless, so shared. */
+const utf8 = new TextDecoder();
+
+/**
+ * One response body being read, bounded in size and nesting, that its caller can
+ * {@link BodyRead.stop | stop}. The body is read through the stream's own reader, so
+ * that stopping cancels the stream: the runtime then closes the connection instead
+ * of reading on in the background (`Response.body.cancel()` cannot do that while
+ * `Response.text()` holds the stream).
+ */
+export class BodyRead {
+  /** Parsed JSON when the body is JSON (and no deeper than {@link MAX_JSON_DEPTH}), else the text; `undefined` when empty. */
+  readonly result: Promise<unknown>;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  #stopped: { readonly reason: unknown } | undefined;
+
+  constructor(response: Response) {
+    const contentLength = response.headers.get('content-length');
+    if (Number(contentLength ?? '0') > MAX_RESPONSE_BODY_BYTES) {
+      response.body?.cancel().catch(() => {});
+      this.result = Promise.reject(tooLarge(response.status));
+      return;
+    }
+    this.result = this.#read(response).then(parseBody);
+  }
+
+  /** Stops the read: the stream is cancelled and {@link result} rejects with `reason` (unless it has settled). */
+  stop(reason: unknown): void {
+    if (this.#stopped) return;
+    this.#stopped = { reason };
+    this.#reader?.cancel().catch(() => {});
+  }
+
+  async #read(response: Response): Promise<string> {
+    if (response.body === null) return '';
+    // Taken before the first `await`, so that `stop` can cancel it from then on (it throws,
+    // and the read rejects, when a custom fetch hands over a body already read).
+    const reader = response.body.getReader();
+    this.#reader = reader;
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (this.#stopped) throw this.#stopped.reason;
+        if (done) break;
+        size += value.byteLength;
+        if (size > MAX_RESPONSE_BODY_BYTES) {
+          reader.cancel().catch(() => {});
+          throw tooLarge(response.status);
+        }
+        chunks.push(value);
+      }
+    } catch (error) {
+      throw this.#stopped ? this.#stopped.reason : error;
+    }
+    return utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+  }
+}
+
+/** The body of a response, read whole: see {@link BodyRead}. */
+export function readBoundedBody(response: Response): Promise<unknown> {
+  return new BodyRead(response).result;
+}
+
+function parseBody(text: string): unknown {
   if (text === '') return undefined;
   let parsed: unknown;
   try {
@@ -30,36 +93,14 @@ export async function readBoundedBody(response: Response): Promise<unknown> {
   return nestsDeeperThan(parsed, MAX_JSON_DEPTH) ? text : parsed;
 }
 
-async function readBoundedText(response: Response): Promise<string> {
-  const contentLength = response.headers.get('content-length');
-  const declared = Number(contentLength ?? '0');
-  if (declared > MAX_RESPONSE_BODY_BYTES) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge(response.status);
-  }
-  if (response.body === null) return '';
-  // A declared length within the limit is all HTTP lets the server send: the runtime reads it natively.
-  if (contentLength !== null && Number.isFinite(declared)) return response.text();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (true) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(response.status);
-    }
-    chunks.push(value);
-  }
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }
 
 function tooLarge(status: number): ResponseValidationError {

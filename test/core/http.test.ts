@@ -97,6 +97,42 @@ describe('exchange', () => {
     await assertion;
   });
 
+  /** A response whose body sends half a JSON document, then stalls; `cancelled()` tells whether its stream was cancelled. */
+  function stallingResponse() {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode('{"half":')),
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    return { response: new Response(body, { status: 200 }), cancelled: () => cancelled };
+  }
+
+  it('cancels the body stream when the deadline passes while it is read (the runtime then closes the connection)', async () => {
+    vi.useFakeTimers();
+    const { response, cancelled } = stallingResponse();
+    const client = createHttpClient({ prefixUrl: API, fetch: async () => response });
+    const result = exchange(client, { method: 'GET', path: 'things', timeoutMs: 300 });
+    const assertion = expect(result).rejects.toBeInstanceOf(TimeoutError);
+    await vi.advanceTimersByTimeAsync(300);
+    await assertion;
+    expect(cancelled()).toBe(true);
+  });
+
+  it('cancels the body stream when the caller aborts while it is read, and rejects with the signal’s reason', async () => {
+    const { response, cancelled } = stallingResponse();
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const client = createHttpClient({ prefixUrl: API, fetch: async () => response });
+    const result = exchange(client, { method: 'GET', path: 'things', timeoutMs: 10_000, signal: controller.signal });
+    // Abort once the body is being read: its stream is locked to the exchange's reader.
+    await vi.waitFor(() => expect(response.body?.locked).toBe(true));
+    controller.abort(reason);
+    await expect(result).rejects.toBe(reason);
+    expect(cancelled()).toBe(true);
+  });
+
   it('rejects with the signal’s reason, not a TimeoutError, as soon as the caller aborts mid-flight', async () => {
     vi.useFakeTimers();
     const controller = new AbortController();
@@ -127,6 +163,13 @@ describe('exchange', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).message).toMatch(/^GET tenant\.test \/api\/v2\/things failed: /);
     expect((error as NetworkError).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('rejects with NetworkError when a custom fetch answers with a body already read', async () => {
+    const used = new Response('{"a":1}');
+    await used.text();
+    const client = createHttpClient({ prefixUrl: API, fetch: async () => used });
+    await expect(exchange(client, { method: 'GET', path: 'things', timeoutMs: 1000 })).rejects.toBeInstanceOf(NetworkError);
   });
 
   it('uses a custom fetch when given one', async () => {

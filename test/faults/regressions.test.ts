@@ -14,7 +14,7 @@ import { type FaultServer, json, startFaultServer } from '../helpers/fault-serve
 import { leakedSecrets } from '../helpers/secret-scan.js';
 import { CLIENT_SECRET, echoError, MODULE, newTenantState, ORG, type TenantState, tenant } from './tenant.js';
 
-/** One test per bug of issue 9, each on a real socket, each failing before its fix. */
+/** One test per bug of issues 9 and 8, each on a real socket, each failing before its fix. */
 
 let server: FaultServer;
 let state: TenantState;
@@ -230,5 +230,26 @@ describe('issue 9: bounded sizes', () => {
     const error = await failure(client.actions.modules.listActions(`${MODULE}${'m'.repeat(100_000)}`, {}, { timeoutMs: 1000 }));
     expect(error).toBeInstanceOf(IdPlatformError);
     expect((error as Error).message.length).toBeLessThan(2100);
+  });
+});
+
+describe('issue 8: a response body given up on', () => {
+  it('at the timeout gives TimeoutError and closes the connection', async () => {
+    // Headers and half a body, then a stall. Before the fix the body read was only raced, not
+    // cancelled, so the runtime kept the connection, reading, until its own body timeout (300 s).
+    // (A caller's abort already closed it: ky ties the caller's signal to the fetch.)
+    let closed: () => void = () => {};
+    const whenClosed = new Promise<void>((resolve) => {
+      closed = resolve;
+    });
+    server.next('/api/v2/guardian', ({ res, socket }) => {
+      socket.on('close', closed);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '10000' });
+      res.write('{"message_types":[');
+    });
+    const client = new ManagementClient({ baseUrl: `${server.url}/api/v2`, token: 'static-token', timeoutMs: 200, retry: false });
+    expect(await failure(client.guardian.phone.getMessageTypes())).toBeInstanceOf(TimeoutError);
+    await whenClosed; // never settles (the test times out) while the connection is kept
+    expect(apiRequests()).toHaveLength(1);
   });
 });
