@@ -40,18 +40,21 @@ export class BodyRead {
       this.result = Promise.reject(tooLarge(response.status));
       return;
     }
-    this.result = this.#read(response).then(parseBody);
+    this.result = this.#read(response);
   }
 
-  /** Stops the read: the stream is cancelled and {@link result} rejects with `reason` (unless it has settled). */
+  /**
+   * Stops the read: the stream is cancelled and {@link result} rejects with `reason`,
+   * unless the body has been read whole already (or there is none, as in a 204).
+   */
   stop(reason: unknown): void {
     if (this.#stopped) return;
     this.#stopped = { reason };
     this.#reader?.cancel().catch(() => {});
   }
 
-  async #read(response: Response): Promise<string> {
-    if (response.body === null) return '';
+  async #read(response: Response): Promise<unknown> {
+    if (response.body === null) return undefined;
     // Taken before the first `await`, so that `stop` can cancel it from then on (it throws,
     // and the read rejects, when a custom fetch hands over a body already read).
     const reader = response.body.getReader();
@@ -73,7 +76,7 @@ export class BodyRead {
     } catch (error) {
       throw this.#stopped ? this.#stopped.reason : error;
     }
-    return utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+    return parseBody(utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks, size)));
   }
 }
 
