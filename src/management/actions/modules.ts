@@ -130,7 +130,7 @@ export class ActionModules {
   async listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
     const id = validateParams(ActionModuleIdSchema, moduleId);
     const query = validateParams(ListModuleActionsParamsSchema, params);
-    return this.#transport.request({
+    return await this.#transport.request({
       method: 'GET',
       path: encodePath`actions/modules/${id}/actions`,
       query,

@@ -83,7 +83,7 @@ export class GuardianPhone {
     const body = validateParams(SetPhoneMessageTypesParamsSchema, params);
     const { encoding, ...requestOptions } = options;
     validateParams(EncodingSchema, encoding);
-    return this.#transport.request({
+    return await this.#transport.request({
       method: 'PUT',
       path: PATH,
       body: encoding === 'form' ? { form: toForm(body.message_types) } : { json: body },

@@ -255,7 +255,7 @@ export class OrganizationInvitations {
   ): Promise<OrganizationInvitation[] | OrganizationInvitationPage> {
     const id = validateParams(OrganizationIdSchema, organizationId);
     const query = validateParams(ListOrganizationInvitationsParamsSchema, params);
-    return this.#transport.request<OrganizationInvitation[] | OrganizationInvitationPage>({
+    return await this.#transport.request<OrganizationInvitation[] | OrganizationInvitationPage>({
       method: 'GET',
       path: encodePath`organizations/${id}/invitations`,
       query: { ...query, fields: query.fields || undefined },
