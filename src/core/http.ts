@@ -104,36 +104,36 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
     }
     read = new BodyRead(response);
     if (expired) read.stop(timedOut(method, path, timeoutMs));
-    return { response, body: await readBodyUntilStopped(read, { method, path, signal }) };
+    const stopOnAbort = signal && stoppingOnAbort(read, signal);
+    try {
+      return { response, body: await read.result };
+    } catch (error) {
+      throw readFailure(error, method, path, signal);
+    } finally {
+      if (stopOnAbort) signal.removeEventListener('abort', stopOnAbort);
+    }
   } finally {
     clearTimeout(deadline);
   }
 }
 
 /**
- * Awaits `read`, stopping it (the stream cancelled, so the connection is closed, not
- * read on) when `signal` aborts; the exchange's deadline stops it with a `TimeoutError`.
+ * Stops `read` when `signal` aborts (the stream is cancelled, so the connection is
+ * closed, not read on); returns the listener, for removal once the read is over.
  */
-async function readBodyUntilStopped(
-  read: BodyRead,
-  request: { method: string; path: string; signal: AbortSignal | undefined },
-): Promise<unknown> {
-  const { method, path, signal } = request;
-  const onAbort = signal && (() => read.stop(signal.reason));
-  if (onAbort) {
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  }
-  try {
-    return await read.result;
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    if (error instanceof IdPlatformError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new NetworkError(`${method} /${path} failed while reading the response: ${reason}`, { cause: error });
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
+function stoppingOnAbort(read: BodyRead, signal: AbortSignal): () => void {
+  const stop = () => read.stop(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  return stop;
+}
+
+/** The error of a body read that failed: the signal's reason, the SDK's own error (a timeout, a limit), else a `NetworkError`. */
+function readFailure(error: unknown, method: string, path: string, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (error instanceof IdPlatformError) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new NetworkError(`${method} /${path} failed while reading the response: ${reason}`, { cause: error });
 }
 
 /** ky's own `TimeoutError` (it holds the request, so it is never passed on). */
