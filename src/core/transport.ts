@@ -81,18 +81,23 @@ export class Transport {
     this.#http = createHttpClient({ prefixUrl: settings.baseUrl, fetch: settings.fetch, headers: settings.headers });
   }
 
-  /** Sends `request` and resolves with its body, checked against `request.schema`. */
-  async request<T>(given: ApiRequest<T>): Promise<T> {
-    // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
-    const request = given.options === undefined ? given : { ...given, options: ownProperties(given.options) };
-    const { retry, clock } = this.#settings;
-    const signal = request.options?.signal;
-    const idempotent = isIdempotent(request.method);
-    const policy = retryPolicyFor(request.options, retry);
-    // `return await`, here and in the resource methods: an async function that returns a promise
-    // unawaited settles two microtask turns later, through a thenable job (the two in a `list` call
-    // measured 3–8 µs).
-    return await withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
+  /**
+   * Sends `request` and resolves with its body, checked against `request.schema`.
+   * Not an `async` function, to spare every call one more promise to settle (about
+   * 2–4 µs): what throws before the retry loop starts is returned as a rejection.
+   */
+  request<T>(given: ApiRequest<T>): Promise<T> {
+    try {
+      // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
+      const request = given.options === undefined ? given : { ...given, options: ownProperties(given.options) };
+      const { retry, clock } = this.#settings;
+      const signal = request.options?.signal;
+      const idempotent = isIdempotent(request.method);
+      const policy = retryPolicyFor(request.options, retry);
+      return withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
