@@ -60,10 +60,10 @@ export interface Exchange {
  * the whole exchange: ky's `timeout` until the response arrives, then the
  * exchange's deadline (the same `timeoutMs` from the start) while the body is read;
  * a body given up on (deadline or abort) is cancelled, so the runtime closes its
- * connection rather than reading on. It rejects with `TimeoutError` when the time runs out, `NetworkError` when fetch
- * fails, and the signal's reason when `signal` aborts (even with a custom `fetch`
- * that ignores signals). Errors never hold the request (and so never its
- * Authorization header).
+ * connection rather than reading on. It rejects with `TimeoutError` when the time
+ * runs out, `NetworkError` when fetch fails, and the signal's reason when `signal`
+ * aborts (even with a custom `fetch` that ignores signals). Errors never hold the
+ * request (and so never its Authorization header).
  */
 export async function exchange(http: KyInstance, request: HttpRequest): Promise<Exchange> {
   const { body, method, path, timeoutMs, signal, headers } = request;
@@ -76,11 +76,11 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
   if (signal?.aborted) throw signal.reason;
   // One timer for the whole exchange, of the same duration as ky's (the runtime files timers of one
   // duration in one list, so it costs next to nothing); it matters once the body is being read.
-  let expired = false;
+  let expiredWith: TimeoutError | undefined;
   let read: BodyRead | undefined;
   const deadline = setTimeout(() => {
-    expired = true;
-    read?.stop(timedOut(method, path, timeoutMs));
+    expiredWith = timedOut(method, path, timeoutMs);
+    read?.stop(expiredWith);
   }, timeoutMs);
   try {
     const query = request.searchParams?.toString();
@@ -96,19 +96,16 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       const sent = http(query ? `${path}?${query}` : path, options);
       response = await (signal ? untilAborted(sent, signal) : sent);
     } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      if (isKyTimeout(error)) throw timedOut(method, path, timeoutMs);
-      if (error instanceof IdPlatformError) throw error;
-      // Whatever else fetch (or a custom one) throws, TypeError or not, is a network failure.
-      throw new NetworkError(`${method} /${path} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      if (isKyTimeout(error) && !signal?.aborted) throw timedOut(method, path, timeoutMs);
+      throw exchangeFailure(error, signal, `${method} /${path} failed`);
     }
     read = new BodyRead(response);
-    if (expired) read.stop(timedOut(method, path, timeoutMs));
+    if (expiredWith) read.stop(expiredWith);
     const stopOnAbort = signal && stoppingOnAbort(read, signal);
     try {
       return { response, body: await read.result };
     } catch (error) {
-      throw readFailure(error, method, path, signal);
+      throw exchangeFailure(error, signal, `${method} /${path} failed while reading the response`);
     } finally {
       if (stopOnAbort) signal.removeEventListener('abort', stopOnAbort);
     }
@@ -128,12 +125,15 @@ function stoppingOnAbort(read: BodyRead, signal: AbortSignal): () => void {
   return stop;
 }
 
-/** The error of a body read that failed: the signal's reason, the SDK's own error (a timeout, a limit), else a `NetworkError`. */
-function readFailure(error: unknown, method: string, path: string, signal: AbortSignal | undefined): unknown {
+/**
+ * The error of an exchange that failed, sending or reading: the signal's reason, the
+ * SDK's own error (a timeout, a limit, a reported network failure), else a
+ * `NetworkError` (whatever fetch, a custom one or the stream throws, TypeError or not).
+ */
+function exchangeFailure(error: unknown, signal: AbortSignal | undefined, failed: string): unknown {
   if (signal?.aborted) return signal.reason;
   if (error instanceof IdPlatformError) return error;
-  const reason = error instanceof Error ? error.message : String(error);
-  return new NetworkError(`${method} /${path} failed while reading the response: ${reason}`, { cause: error });
+  return new NetworkError(`${failed}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 
 /** ky's own `TimeoutError` (it holds the request, so it is never passed on). */
