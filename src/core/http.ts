@@ -6,7 +6,7 @@ import { reportingNetworkFailures } from './network-failure.js';
 import { isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
-import { BodyRead, readBoundedBody } from './response-body.js';
+import { BodyRead } from './response-body.js';
 import { runtimeName } from './runtime.js';
 import { checkSignal, untilAborted } from './signal.js';
 
@@ -59,8 +59,8 @@ export interface Exchange {
  * Sends one request and reads its body, whatever the status. `timeoutMs` covers
  * the whole exchange: ky's `timeout` until the response arrives, then the
  * exchange's deadline (the same `timeoutMs` from the start) while the body is read;
- * a body given up on (deadline or abort) is cancelled, so the runtime closes its
- * connection rather than reading on. It rejects with `TimeoutError` when the time
+ * once the response has arrived, a body given up on (deadline or abort) is cancelled,
+ * so the runtime closes its connection rather than reading on. It rejects with `TimeoutError` when the time
  * runs out, `NetworkError` when fetch fails, and the signal's reason when `signal`
  * aborts (even with a custom `fetch` that ignores signals). Errors never hold the
  * request (and so never its Authorization header).
@@ -100,14 +100,17 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       throw exchangeFailure(error, signal, `${method} /${path} failed`);
     }
     read = new BodyRead(response);
-    if (expiredWith) read.stop(expiredWith);
-    const stopOnAbort = signal && stoppingOnAbort(read, signal);
+    let stopOnAbort: (() => void) | undefined;
     try {
+      // The deadline passed while the response was on its way (ky's timer fires just after ours).
+      if (expiredWith) throw expiredWith;
+      if (signal) stopOnAbort = stoppingOnAbort(read, signal);
       return { response, body: await read.result };
     } catch (error) {
+      read.stop(error); // the body is given up on: its stream is cancelled (nothing to do once read whole)
       throw exchangeFailure(error, signal, `${method} /${path} failed while reading the response`);
     } finally {
-      if (stopOnAbort) signal.removeEventListener('abort', stopOnAbort);
+      if (stopOnAbort) signal?.removeEventListener('abort', stopOnAbort);
     }
   } finally {
     clearTimeout(deadline);
@@ -145,14 +148,6 @@ function timedOut(method: string, path: string, timeoutMs: number): TimeoutError
   return new TimeoutError(`${method} /${path} timed out after ${timeoutMs} ms`, {
     cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'),
   });
-}
-
-/**
- * The body of a response: parsed JSON when it is JSON, else the text (`undefined` when empty).
- * Bounded in size and nesting: see `readBoundedBody`.
- */
-export function readBody(response: Response): Promise<unknown> {
-  return readBoundedBody(response);
 }
 
 /** Response headers as a plain object with lower-case names. */

@@ -33,19 +33,17 @@ export class BodyRead {
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #stopped: { readonly reason: unknown } | undefined;
 
+  /** Starts reading; whatever goes wrong (even a `response` that is not one) rejects {@link result}, never throws. */
   constructor(response: Response) {
-    const contentLength = response.headers.get('content-length');
-    if (Number(contentLength ?? '0') > MAX_RESPONSE_BODY_BYTES) {
-      response.body?.cancel().catch(() => {});
-      this.result = Promise.reject(tooLarge(response.status));
-      return;
-    }
     this.result = this.#read(response);
+    // The read may be given up on (stopped) with nobody left to await it: never an unhandled rejection.
+    this.result.catch(() => {});
   }
 
   /**
    * Stops the read: the stream is cancelled and {@link result} rejects with `reason`,
-   * unless the body has been read whole already (or there is none, as in a 204).
+   * unless the body has been read whole already (or there is none, as in a 204, or
+   * it was refused by its `Content-Length`).
    */
   stop(reason: unknown): void {
     if (this.#stopped) return;
@@ -54,6 +52,12 @@ export class BodyRead {
   }
 
   async #read(response: Response): Promise<unknown> {
+    // A declared size over the limit is refused unread. Bytes are counted as they stream in as
+    // well: a compressed body's `Content-Length` is its compressed size, not what it inflates to.
+    if (Number(response.headers.get('content-length') ?? '0') > MAX_RESPONSE_BODY_BYTES) {
+      response.body?.cancel().catch(() => {});
+      throw tooLarge(response.status);
+    }
     if (response.body === null) return undefined;
     // Taken before the first `await`, so that `stop` can cancel it from then on (it throws,
     // and the read rejects, when a custom fetch hands over a body already read).

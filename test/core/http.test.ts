@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { NetworkError, TimeoutError } from '../../src/core/errors.js';
-import { createHttpClient, exchange, type FetchLike, headersToRecord, readBody } from '../../src/core/http.js';
-import { MAX_JSON_DEPTH } from '../../src/core/response-body.js';
+import { NetworkError, ResponseValidationError, TimeoutError } from '../../src/core/errors.js';
+import { createHttpClient, exchange, type FetchLike, headersToRecord } from '../../src/core/http.js';
+import { MAX_JSON_DEPTH, MAX_RESPONSE_BODY_BYTES, readBoundedBody } from '../../src/core/response-body.js';
 import { VERSION } from '../../src/version.js';
 import { API, recordRequests, useMswServer } from '../helpers/server.js';
 
@@ -172,6 +172,30 @@ describe('exchange', () => {
     await expect(exchange(client, { method: 'GET', path: 'things', timeoutMs: 1000 })).rejects.toBeInstanceOf(NetworkError);
   });
 
+  it('rejects with NetworkError, not a raw TypeError, when a custom fetch answers with something that is not a Response', async () => {
+    const client = createHttpClient({ prefixUrl: API, fetch: async () => ({ status: 200, ok: true }) as unknown as Response });
+    const error = await exchange(client, { method: 'GET', path: 'things', timeoutMs: 1000 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toMatch(/^GET \/things failed while reading the response: /);
+  });
+
+  it.each([
+    ['a body', () => new Response('{"late":true}')],
+    ['no body (204)', () => new Response(null, { status: 204 })],
+  ])('rejects with TimeoutError when a response with %s arrives after the deadline but before ky gives up', async (_, respond) => {
+    vi.useFakeTimers();
+    // ky starts its own timer 50 ms after the exchange's deadline (a slow beforeRequest hook), and
+    // the response arrives between the two, at 120 ms of 100.
+    const late: FetchLike = () => new Promise((resolve) => setTimeout(() => resolve(respond()), 70));
+    const client = createHttpClient({ prefixUrl: API, fetch: late }).extend({
+      hooks: { beforeRequest: [() => new Promise<void>((resolve) => setTimeout(resolve, 50))] },
+    });
+    const result = exchange(client, { method: 'GET', path: 'things', timeoutMs: 100 });
+    const assertion = expect(result).rejects.toBeInstanceOf(TimeoutError);
+    await vi.advanceTimersByTimeAsync(120);
+    await assertion;
+  });
+
   it('uses a custom fetch when given one', async () => {
     const fetch = vi.fn<FetchLike>(async () => new Response('{"custom":true}'));
     const { body } = await exchange(createHttpClient({ prefixUrl: API, fetch }), { method: 'GET', path: 'things', timeoutMs: 1000 });
@@ -181,22 +205,49 @@ describe('exchange', () => {
   });
 });
 
-describe('readBody', () => {
+describe('readBoundedBody', () => {
   it('parses JSON', async () => {
-    expect(await readBody(new Response('{"a":[1,2]}', { headers: { 'content-type': 'application/json' } }))).toEqual({ a: [1, 2] });
+    expect(await readBoundedBody(new Response('{"a":[1,2]}', { headers: { 'content-type': 'application/json' } }))).toEqual({ a: [1, 2] });
   });
 
   it('parses JSON whatever the content type says', async () => {
-    expect(await readBody(new Response('[1]', { headers: { 'content-type': 'text/plain' } }))).toEqual([1]);
+    expect(await readBoundedBody(new Response('[1]', { headers: { 'content-type': 'text/plain' } }))).toEqual([1]);
   });
 
   it('returns text that is not JSON as it is', async () => {
-    expect(await readBody(new Response('<html>Bad gateway</html>'))).toBe('<html>Bad gateway</html>');
+    expect(await readBoundedBody(new Response('<html>Bad gateway</html>'))).toBe('<html>Bad gateway</html>');
   });
 
   it('returns undefined for an empty body and for no body', async () => {
-    expect(await readBody(new Response(''))).toBeUndefined();
-    expect(await readBody(new Response(null, { status: 204 }))).toBeUndefined();
+    expect(await readBoundedBody(new Response(''))).toBeUndefined();
+    expect(await readBoundedBody(new Response(null, { status: 204 }))).toBeUndefined();
+  });
+
+  it('rejects (never throws) for something that is not a Response', async () => {
+    const read = readBoundedBody({} as Response);
+    await expect(read).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it('refuses a body over the limit by its Content-Length, unread, and by its bytes when the Content-Length is smaller', async () => {
+    let pulled = false;
+    const declared = new Response(
+      new ReadableStream({
+        pull: () => {
+          pulled = true;
+        },
+      }),
+      { headers: { 'content-length': String(MAX_RESPONSE_BODY_BYTES + 1) } },
+    );
+    await expect(readBoundedBody(declared)).rejects.toSatisfy(
+      (error) => error instanceof ResponseValidationError && error.issues[0]?.code === 'too_big',
+    );
+    expect(pulled).toBe(false);
+    // What a compressed body looks like after the runtime inflates it: a small Content-Length (the
+    // compressed size), more bytes than the limit.
+    const inflated = new Response(new Uint8Array(MAX_RESPONSE_BODY_BYTES + 1), { headers: { 'content-length': '1000' } });
+    await expect(readBoundedBody(inflated)).rejects.toSatisfy(
+      (error) => error instanceof ResponseValidationError && error.issues[0]?.code === 'too_big',
+    );
   });
 
   it(`keeps JSON nested ${MAX_JSON_DEPTH} levels deep as parsed, and a level deeper as its text`, async () => {
@@ -206,12 +257,12 @@ describe('readBody', () => {
       for (let level = levels; level > 0; level--) json = level % 2 ? `{"a":${json}}` : `[${json}]`;
       return json;
     };
-    expect(await readBody(new Response(nested(MAX_JSON_DEPTH)))).toEqual(JSON.parse(nested(MAX_JSON_DEPTH)));
+    expect(await readBoundedBody(new Response(nested(MAX_JSON_DEPTH)))).toEqual(JSON.parse(nested(MAX_JSON_DEPTH)));
     const deeper = `[${nested(MAX_JSON_DEPTH)}]`;
-    expect(await readBody(new Response(deeper))).toBe(deeper);
+    expect(await readBoundedBody(new Response(deeper))).toBe(deeper);
     // Members beside the deep one, primitives and short containers alike, change nothing.
     const wide = `{"s":"x","n":null,"o":{"b":[true]},"d":${nested(MAX_JSON_DEPTH)}}`;
-    expect(await readBody(new Response(wide))).toBe(wide);
+    expect(await readBoundedBody(new Response(wide))).toBe(wide);
   });
 
   it('counts only own members when Object.prototype is polluted', async () => {
@@ -219,7 +270,7 @@ describe('readBody', () => {
     polluted.pollution = { deep: [[[[[]]]]] };
     try {
       const body = `${'['.repeat(MAX_JSON_DEPTH - 1)}{}${']'.repeat(MAX_JSON_DEPTH - 1)}`;
-      expect(await readBody(new Response(body))).toEqual(JSON.parse(body));
+      expect(await readBoundedBody(new Response(body))).toEqual(JSON.parse(body));
     } finally {
       delete polluted.pollution;
     }
