@@ -59,8 +59,9 @@ export interface Exchange {
  * Sends one request and reads its body, whatever the status. `timeoutMs` covers
  * the whole exchange: ky's `timeout` until the response arrives, then the
  * exchange's deadline (the same `timeoutMs` from the start) while the body is read;
- * once the response has arrived, a body given up on (deadline or abort) is cancelled,
- * so the runtime closes its connection rather than reading on. It rejects with `TimeoutError` when the time
+ * a body given up on (deadline or abort) is cancelled, even one that a custom fetch
+ * ignoring signals hands over late, so the runtime closes its connection rather than
+ * reading on. It rejects with `TimeoutError` when the time
  * runs out, `NetworkError` when fetch fails, and the signal's reason when `signal`
  * aborts (even with a custom `fetch` that ignores signals). Errors never hold the
  * request (and so never its Authorization header).

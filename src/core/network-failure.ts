@@ -23,6 +23,10 @@ export function rootCauseCode(error: unknown): string | undefined {
  * path and the root cause code: `GET 127.0.0.1:9 /api/v2/roles failed: ECONNREFUSED
  * (connect ECONNREFUSED 127.0.0.1:9)`. The runtime's error is kept as `cause`; the
  * request (and so its headers) never is. The fetch is looked up at call time.
+ *
+ * A response that arrives after the request was given up on (its signal aborted by
+ * ky's timeout or the caller: only a custom fetch that ignores signals answers then)
+ * has its body cancelled, so that its connection is not left open, unread.
  */
 export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLike {
   return (input, init) => {
@@ -31,11 +35,16 @@ export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLik
       throw new NetworkError(describeFailure(input, error), { cause: error });
     };
     try {
-      return Promise.resolve((fetch ?? globalThis.fetch)(input, init)).catch(failed);
+      return Promise.resolve((fetch ?? globalThis.fetch)(input, init)).then((response) => discardIfGivenUp(response, input.signal), failed);
     } catch (error) {
       return failed(error); // a custom fetch that throws instead of rejecting
     }
   };
+}
+
+function discardIfGivenUp(response: Response, signal: AbortSignal | null | undefined): Response {
+  if (signal?.aborted) response?.body?.cancel().catch(() => {});
+  return response;
 }
 
 function describeFailure(input: Request, error: TypeError): string {

@@ -196,6 +196,31 @@ describe('exchange', () => {
     await assertion;
   });
 
+  it.each([
+    ['the timeout', undefined],
+    ['the caller’s abort', new AbortController()],
+  ])('cancels the body of a response a signal-ignoring fetch hands over after %s', async (_, controller) => {
+    vi.useFakeTimers();
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    // Answers at 200 ms whatever the request's signal says.
+    const deaf: FetchLike = () => new Promise((resolve) => setTimeout(() => resolve(new Response(body)), 200));
+    const client = createHttpClient({ prefixUrl: API, fetch: deaf });
+    const result = exchange(client, { method: 'GET', path: 'things', timeoutMs: 100, signal: controller?.signal });
+    const assertion = expect(result).rejects.toBeInstanceOf(controller ? Error : TimeoutError);
+    if (controller) {
+      await vi.advanceTimersByTimeAsync(50);
+      controller.abort(new Error('caller gave up'));
+    }
+    await vi.advanceTimersByTimeAsync(200);
+    await assertion;
+    expect(cancelled).toBe(true);
+  });
+
   it('uses a custom fetch when given one', async () => {
     const fetch = vi.fn<FetchLike>(async () => new Response('{"custom":true}'));
     const { body } = await exchange(createHttpClient({ prefixUrl: API, fetch }), { method: 'GET', path: 'things', timeoutMs: 1000 });
