@@ -81,23 +81,15 @@ export class Transport {
     this.#http = createHttpClient({ prefixUrl: settings.baseUrl, fetch: settings.fetch, headers: settings.headers });
   }
 
-  /**
-   * Sends `request` and resolves with its body, checked against `request.schema`.
-   * Not an `async` function, to spare every call one more promise to settle (about
-   * 2–4 µs): what throws before the retry loop starts is returned as a rejection.
-   */
-  request<T>(given: ApiRequest<T>): Promise<T> {
-    try {
-      // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
-      const request = given.options === undefined ? given : { ...given, options: ownProperties(given.options) };
-      const { retry, clock } = this.#settings;
-      const signal = request.options?.signal;
-      const idempotent = isIdempotent(request.method);
-      const policy = retryPolicyFor(request.options, retry);
-      return withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  /** Sends `request` and resolves with its body, checked against `request.schema`. */
+  async request<T>(given: ApiRequest<T>): Promise<T> {
+    // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
+    const request = given.options === undefined ? given : { ...given, options: ownProperties(given.options) };
+    const { retry, clock } = this.#settings;
+    const signal = request.options?.signal;
+    const idempotent = isIdempotent(request.method);
+    const policy = retryPolicyFor(request.options, retry);
+    return await withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
   }
 
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
@@ -146,23 +138,15 @@ export class Transport {
     return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, this.#waitOptions);
   }
 
-  /**
-   * Sends `request` with `token` once the token's scopes are known to allow it. Plain
-   * functions, not `async` ones, down to `exchange`: each `async` layer is one more
-   * promise to settle per call (a few µs); a synchronous failure still reaches the
-   * caller as a rejection of `#attempt`.
-   */
-  #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
+  /** Sends `request` with `token` once the token's scopes are known to allow it. */
+  async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
     const checking = this.#checkScope(token, request.scope);
-    return checking ? checking.then(() => this.#exchange(request, token)) : this.#exchange(request, token);
-  }
-
-  #exchange(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
+    if (checking) await checking;
     const { options } = request;
     const bearer = this.#bearerOf(token);
     const callerHeaders = options?.headers;
     const byInstance = callerHeaders === undefined ? this.#httpOf(bearer) : undefined;
-    return exchange(byInstance ?? this.#http, {
+    return await exchange(byInstance ?? this.#http, {
       method: request.method,
       path: request.path,
       searchParams: toSearchParams(request.query),
