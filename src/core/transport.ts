@@ -69,7 +69,8 @@ export class Transport {
   /**
    * The last token, its `Authorization` value (checked once) and a ky instance that
    * sends it by default: ky merges an instance's headers with a call's on every
-   * call, so a call without headers of its own skips a merge (about 3 µs, measured side by side in both orders).
+   * call, so a call without headers of its own skips a merge (about 3 µs, measured
+   * side by side in both orders).
    */
   #bearer: Bearer | undefined;
 
