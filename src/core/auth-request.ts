@@ -66,7 +66,7 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
     if (!response.ok) throw toAuthApiError(response, answer, scrub);
     return validateResponse(call.schema, answer, scrub);
   };
-  return await withRetry(attempt, { policy, clock: context.clock, idempotent: isIdempotent(call.method), signal: options.signal });
+  return withRetry(attempt, { policy, clock: context.clock, idempotent: isIdempotent(call.method), signal: options.signal });
 }
 
 /** Members of an answer that hold issued credentials: kept out of errors even when the answer is malformed. */

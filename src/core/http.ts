@@ -61,10 +61,10 @@ export interface Exchange {
  * exchange's deadline (the same `timeoutMs` from the start) while the body is read;
  * a body given up on (deadline or abort) is cancelled, even one that a custom fetch
  * ignoring signals hands over late, so the runtime closes its connection rather than
- * reading on. It rejects with `TimeoutError` when the time
- * runs out, `NetworkError` when fetch fails, and the signal's reason when `signal`
- * aborts (even with a custom `fetch` that ignores signals). Errors never hold the
- * request (and so never its Authorization header).
+ * reading on. It rejects with `TimeoutError` when the time runs out, `NetworkError`
+ * when fetch fails, and the signal's reason when `signal` aborts (even with a custom
+ * `fetch` that ignores signals). Errors never hold the request (and so never its
+ * Authorization header).
  */
 export async function exchange(http: KyInstance, request: HttpRequest): Promise<Exchange> {
   const { body, method, path, timeoutMs, signal, headers } = request;

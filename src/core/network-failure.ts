@@ -1,5 +1,6 @@
 import { NetworkError } from './errors.js';
 import type { FetchLike } from './http.js';
+import { discardBody } from './response-body.js';
 
 /**
  * The code of the deepest error in a `cause` chain that has one: what undici's
@@ -35,16 +36,14 @@ export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLik
       throw new NetworkError(describeFailure(input, error), { cause: error });
     };
     try {
-      return Promise.resolve((fetch ?? globalThis.fetch)(input, init)).then((response) => discardIfGivenUp(response, input.signal), failed);
+      return Promise.resolve((fetch ?? globalThis.fetch)(input, init)).then((response) => {
+        if (input.signal.aborted && response) discardBody(response); // a custom fetch may hand over anything
+        return response;
+      }, failed);
     } catch (error) {
       return failed(error); // a custom fetch that throws instead of rejecting
     }
   };
-}
-
-function discardIfGivenUp(response: Response, signal: AbortSignal | null | undefined): Response {
-  if (signal?.aborted) response?.body?.cancel().catch(() => {});
-  return response;
 }
 
 function describeFailure(input: Request, error: TypeError): string {

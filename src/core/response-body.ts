@@ -55,7 +55,7 @@ export class BodyRead {
     // A declared size over the limit is refused unread. Bytes are counted as they stream in as
     // well: a compressed body's `Content-Length` is its compressed size, not what it inflates to.
     if (Number(response.headers.get('content-length') ?? '0') > MAX_RESPONSE_BODY_BYTES) {
-      response.body?.cancel().catch(() => {});
+      discardBody(response);
       throw tooLarge(response.status);
     }
     if (response.body === null) return undefined;
@@ -84,9 +84,9 @@ export class BodyRead {
   }
 }
 
-/** The body of a response, read whole: see {@link BodyRead}. */
-export function readBoundedBody(response: Response): Promise<unknown> {
-  return new BodyRead(response).result;
+/** Cancels a body that will not be read (the runtime then closes its connection); never throws or rejects. */
+export function discardBody(response: Response): void {
+  response.body?.cancel().catch(() => {});
 }
 
 function parseBody(text: string): unknown {

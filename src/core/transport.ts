@@ -90,7 +90,7 @@ export class Transport {
     const signal = request.options?.signal;
     const idempotent = isIdempotent(request.method);
     const policy = retryPolicyFor(request.options, retry);
-    return await withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
+    return withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
   }
 
   async #attempt<T>(request: ApiRequest<T>): Promise<T> {
@@ -102,11 +102,11 @@ export class Transport {
     const paced = this.#paced(signal);
     if (paced) await paced;
     let token = await tokens.getToken(signal, timeoutMs);
-    let answer = this.#received(request, await this.#send(request, token));
+    let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
       await this.#paced(signal);
       token = await tokens.getToken(signal, timeoutMs);
-      answer = this.#received(request, await this.#send(request, token));
+      answer = await this.#send(request, token);
     }
     const { response, body } = answer;
     if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
@@ -139,7 +139,10 @@ export class Transport {
     return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, this.#waitOptions);
   }
 
-  /** Sends `request` with `token` once the token's scopes are known to allow it. */
+  /**
+   * Sends `request` with `token` once the token's scopes are known to allow it, then
+   * reports the answer's rate limit to the limiter and to the caller's `onResponse`.
+   */
   async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
     const checking = this.#checkScope(token, request.scope);
     if (checking) await checking;
@@ -147,7 +150,7 @@ export class Transport {
     const bearer = this.#bearerOf(token);
     const callerHeaders = options?.headers;
     const byInstance = callerHeaders === undefined ? this.#httpOf(bearer) : undefined;
-    return await exchange(byInstance ?? this.#http, {
+    const answer = await exchange(byInstance ?? this.#http, {
       method: request.method,
       path: request.path,
       searchParams: toSearchParams(request.query),
@@ -158,10 +161,6 @@ export class Transport {
       timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
       signal: options?.signal,
     });
-  }
-
-  /** Reports an answer's rate limit to the limiter and to the caller's `onResponse` hook; returns the answer. */
-  #received(request: ApiRequest<unknown>, answer: Exchange): Exchange {
     const rateLimit = parseRateLimit(answer.response.headers);
     reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit);
     try {

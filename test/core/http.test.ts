@@ -2,7 +2,7 @@ import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, ResponseValidationError, TimeoutError } from '../../src/core/errors.js';
 import { createHttpClient, exchange, type FetchLike, headersToRecord } from '../../src/core/http.js';
-import { MAX_JSON_DEPTH, MAX_RESPONSE_BODY_BYTES, readBoundedBody } from '../../src/core/response-body.js';
+import { BodyRead, MAX_JSON_DEPTH, MAX_RESPONSE_BODY_BYTES } from '../../src/core/response-body.js';
 import { VERSION } from '../../src/version.js';
 import { API, recordRequests, useMswServer } from '../helpers/server.js';
 
@@ -230,7 +230,9 @@ describe('exchange', () => {
   });
 });
 
-describe('readBoundedBody', () => {
+describe('BodyRead', () => {
+  const readBoundedBody = (response: Response) => new BodyRead(response).result;
+
   it('parses JSON', async () => {
     expect(await readBoundedBody(new Response('{"a":[1,2]}', { headers: { 'content-type': 'application/json' } }))).toEqual({ a: [1, 2] });
   });

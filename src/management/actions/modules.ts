@@ -130,8 +130,7 @@ export class ActionModules {
   async listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
     const id = validateParams(ActionModuleIdSchema, moduleId);
     const query = validateParams(ListModuleActionsParamsSchema, params);
-    // Awaited: an async function's result settles two microtask turns sooner than with the promise returned.
-    return await this.#transport.request({
+    return this.#transport.request({
       method: 'GET',
       path: encodePath`actions/modules/${id}/actions`,
       query,

@@ -83,8 +83,7 @@ export class GuardianPhone {
     const body = validateParams(SetPhoneMessageTypesParamsSchema, params);
     const { encoding, ...requestOptions } = options;
     validateParams(EncodingSchema, encoding);
-    // Awaited: an async function's result settles two microtask turns sooner than with the promise returned.
-    return await this.#transport.request({
+    return this.#transport.request({
       method: 'PUT',
       path: PATH,
       body: encoding === 'form' ? { form: toForm(body.message_types) } : { json: body },

@@ -255,8 +255,7 @@ export class OrganizationInvitations {
   ): Promise<OrganizationInvitation[] | OrganizationInvitationPage> {
     const id = validateParams(OrganizationIdSchema, organizationId);
     const query = validateParams(ListOrganizationInvitationsParamsSchema, params);
-    // Awaited: an async function's result settles two microtask turns sooner than with the promise returned.
-    return await this.#transport.request<OrganizationInvitation[] | OrganizationInvitationPage>({
+    return this.#transport.request<OrganizationInvitation[] | OrganizationInvitationPage>({
       method: 'GET',
       path: encodePath`organizations/${id}/invitations`,
       query: { ...query, fields: query.fields || undefined },
