@@ -124,10 +124,16 @@ describe('oauth grants', () => {
 
   it('keeps each attempt’s own assertion out of its error, even for concurrent calls', async () => {
     let calls = 0;
+    // The first answer waits until the second request has arrived: the two attempts overlap.
+    let secondArrived: () => void = () => {};
+    const overlapping = new Promise<void>((resolve) => {
+      secondArrived = resolve;
+    });
     server.use(
       http.post(`${ORIGIN}/oauth/token`, async ({ request }) => {
         const assertion = new URLSearchParams(await request.text()).get('client_assertion');
-        if (++calls === 1) await new Promise((resolve) => setTimeout(resolve, 30));
+        if (++calls === 1) await overlapping;
+        else secondArrived();
         return HttpResponse.json({ error: 'invalid_client', error_description: `bad assertion ${assertion}` }, { status: 401 });
       }),
     );

@@ -1,6 +1,6 @@
-import type { Clock } from 'idplatform';
 import { createRedisRateLimiter } from 'idplatform/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeClock } from '../helpers/clock.js';
 import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
@@ -9,26 +9,6 @@ beforeAll(async () => {
   server = await startRedisServer();
 });
 afterAll(() => server.stop());
-
-/** The system clock, recording each sleep it is asked for. */
-function recordingClock(): Clock & { sleeps: number[] } {
-  const sleeps: number[] = [];
-  return {
-    sleeps,
-    now: () => Date.now(),
-    sleep: (ms, signal) => {
-      sleeps.push(ms);
-      return new Promise<void>((resolve, reject) => {
-        if (signal?.aborted) return reject(signal.reason);
-        const timer = setTimeout(resolve, ms);
-        signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        });
-      });
-    },
-  };
-}
 
 const KEY = 'idplatform:ratelimit:https://tenant.test/api/v2';
 const WAIT = { maxDelayMs: 60_000 };
@@ -42,7 +22,7 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
   afterEach(() => redis.close());
 
   it('lets calls go while nothing is known, and counts them against the first window reported', async () => {
-    const clock = recordingClock();
+    const clock = createFakeClock();
     const limiter = createRedisRateLimiter(redis.client, { clock });
     for (let call = 0; call < 3; call++) await limiter.wait(KEY, undefined, WAIT);
     expect(clock.sleeps).toEqual([]);
@@ -67,18 +47,19 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
   });
 
   it('shares `remaining` between limiters: the slots left go, then calls wait until the server’s reset', async () => {
-    const clock = recordingClock();
+    // Redis reads its own clock (TIME); the limiters sleep on a fake one, so nothing really waits.
+    const clock = createFakeClock();
     const [one, two] = [createRedisRateLimiter(redis.client, { clock }), createRedisRateLimiter(redis.client, { clock })];
-    const reset = new Date(Date.now() + 300);
+    const reset = new Date(Date.now() + 30_000);
     await one.update(KEY, { limit: 50, remaining: 2, reset });
     await one.wait(KEY, undefined, WAIT);
     await two.wait(KEY, undefined, WAIT);
     expect(clock.sleeps).toEqual([]);
-    await two.wait(KEY, undefined, WAIT);
+    // One sleep until the reset; a second of the same length would pass maxDelayMs, so the call goes.
+    await two.wait(KEY, undefined, { maxDelayMs: 40_000 });
     expect(clock.sleeps).toHaveLength(1);
-    expect(clock.sleeps[0]).toBeGreaterThan(0);
-    expect(clock.sleeps[0]).toBeLessThanOrEqual(300);
-    expect(Date.now()).toBeGreaterThanOrEqual(reset.getTime());
+    expect(clock.sleeps[0]).toBeGreaterThan(20_000);
+    expect(clock.sleeps[0]).toBeLessThanOrEqual(30_000);
   });
 
   it('keeps the lower `remaining` of one window, ignores stale responses, and takes a later reset as a new window', async () => {
@@ -98,7 +79,7 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
   });
 
   it('does not sleep a wait longer than maxDelayMs: the call goes, for the server’s 429 to decide', async () => {
-    const clock = recordingClock();
+    const clock = createFakeClock();
     const limiter = createRedisRateLimiter(redis.client, { clock });
     await limiter.update(KEY, { limit: 50, remaining: 0, reset: new Date(Date.now() + 30_000) });
     await limiter.wait(KEY, undefined, { maxDelayMs: 1_000 });
@@ -106,12 +87,15 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
   });
 
   it('stops waiting with the signal’s reason when the caller aborts', async () => {
-    const limiter = createRedisRateLimiter(redis.client);
+    const clock = createFakeClock(0, { holdSleeps: true });
+    const limiter = createRedisRateLimiter(redis.client, { clock });
     await limiter.update(KEY, { limit: 50, remaining: 0, reset: new Date(Date.now() + 30_000) });
     const controller = new AbortController();
+    const asleep = clock.nextSleep();
     const waiting = limiter.wait(KEY, controller.signal, WAIT);
+    await asleep; // the limiter is sleeping until the reset
     const reason = new Error('caller gave up');
-    setTimeout(() => controller.abort(reason), 20);
+    controller.abort(reason);
     await expect(waiting).rejects.toBe(reason);
   });
 });
