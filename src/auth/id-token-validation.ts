@@ -105,6 +105,8 @@ function describe(value: unknown): string {
   return value === undefined ? 'missing' : JSON.stringify(value);
 }
 
+/** A claim's time as ISO 8601, or the number itself where no date can show it (NaN, beyond ±275 760 years). */
 function isoTime(seconds: number): string {
-  return new Date(seconds * 1000).toISOString();
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? `${seconds} s since 1970` : date.toISOString();
 }

@@ -3,6 +3,7 @@ import type { TokenEndpointAuthMethod } from '../core/client-authentication/type
 import { type ClientCredentials, type MtlsOptions, resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
 import { type CommonClientOptions, type CommonSettings, isBrowser, resolveCommonOptions, type TenantLocation } from '../core/options.js';
+import { ownProperties } from '../core/own-properties.js';
 import { type IdTokenSettings, type IdTokenSigningAlg, type IdTokenVerification, resolveIdTokenSettings } from './id-token.js';
 
 /** A public application (SPA, mobile app): client id only, no secret; code exchanges use PKCE. */
@@ -88,8 +89,10 @@ const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
 ];
 
 /** Checks the options and decides the authentication method; throws `ConfigurationError` naming the problem. */
-export function resolveAuthOptions(options: AuthenticationClientOptions): AuthClientSettings {
-  if (typeof options !== 'object' || options === null) throw new ConfigurationError('AuthenticationClient needs an options object');
+export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClientSettings {
+  if (typeof given !== 'object' || given === null) throw new ConfigurationError('AuthenticationClient needs an options object');
+  // Own properties only: a polluted Object.prototype never downgrades ID token checks or adds headers.
+  const options = ownProperties(given);
   const credentials = resolveCredentials(options, AUTH_METHODS);
   const common = resolveCommonOptions(options, '');
   const confidential = credentials.method !== 'none' && credentials.method !== 'tls_client_auth';

@@ -2,8 +2,9 @@ import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
 import { AuthApiError } from './errors.js';
 import { checkedHeaders } from './header-values.js';
-import { exchange, readFailedResponse } from './http.js';
+import { exchange, REDIRECT_REFUSED, readFailedResponse } from './http.js';
 import { type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
+import { ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { type Schema, validateResponse } from './validation.js';
@@ -43,7 +44,8 @@ export interface AuthApiCall<T> {
  * Each attempt's own credentials, and any token in the answer, are kept out of errors.
  */
 export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
-  const { options = {} } = call;
+  // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
+  const options: RequestOptions = ownProperties(call.options ?? {});
   const policy = retryPolicyFor(options, context.retry);
   const attempt = async (): Promise<T> => {
     const { body, headers, secrets = [] } = await call.prepare();
@@ -79,9 +81,13 @@ function issuedCredentials(body: unknown): string[] {
   return values.filter((value): value is string => typeof value === 'string');
 }
 
-/** Builds the `AuthApiError` of a non-2xx answer from its `{ error, error_description }` (or `{ code, description }`) body. */
+/**
+ * Builds the `AuthApiError` of a non-2xx answer from its `{ error, error_description }`
+ * (or `{ code, description }`) body; of a redirect (not followed), from its status.
+ */
 function toAuthApiError(response: Response, receivedBody: unknown, secrets: readonly string[]): AuthApiError {
   const failed = readFailedResponse(response, receivedBody, secrets);
+  if (failed.redirected) return new AuthApiError({ ...failed, error: failed.statusText, errorDescription: REDIRECT_REFUSED });
   return new AuthApiError({
     ...failed,
     error: failed.member('error') ?? failed.member('code') ?? failed.statusText,

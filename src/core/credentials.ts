@@ -7,6 +7,7 @@ import type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js
 import type { TokenEndpointAuthMethod } from './client-authentication/types.js';
 import { ConfigurationError } from './errors.js';
 import type { FetchLike } from './http.js';
+import { ownProperties } from './own-properties.js';
 
 /** How a `tls_client_auth` client presents its certificate: a certificate-presenting `fetch`, or the edge headers. */
 export type MtlsOptions =
@@ -135,7 +136,10 @@ function checkMtls(mtls: unknown): MtlsOptions {
       "tokenEndpointAuthMethod 'tls_client_auth' needs `mtls` (a certificate-presenting `fetch` or `edgeHeaders`)",
     );
   }
-  const { fetch, edgeHeaders } = (typeof mtls === 'object' && mtls !== null ? mtls : {}) as { fetch?: unknown; edgeHeaders?: unknown };
+  const { fetch, edgeHeaders } = (typeof mtls === 'object' && mtls !== null ? ownProperties(mtls) : {}) as {
+    fetch?: unknown;
+    edgeHeaders?: unknown;
+  };
   if (typeof fetch === 'function' && edgeHeaders === undefined) return { fetch: fetch as FetchLike };
   if (fetch === undefined && isEdgeHeaders(edgeHeaders)) return { edgeHeaders };
   throw new ConfigurationError(

@@ -329,7 +329,7 @@ export class AuthApiError extends HttpResponseError {
   static override readonly code: string = 'auth_api_error';
   declare readonly code: 'auth_api_error';
   override readonly name = 'AuthApiError' as const;
-  /** The body's `error_description`, when sent. */
+  /** The body's `error_description`, when sent; for a redirect (never followed), why the call failed. */
   readonly errorDescription: string | undefined;
 
   constructor(details: AuthApiErrorDetails) {

@@ -31,6 +31,9 @@ export interface HttpRequest {
  * One ky instance for a client: its own retries and HTTP-error throwing off (the
  * SDK's retry loop and error mapping own those), `Accept: application/json`,
  * and a `User-Agent` where the runtime lets scripts set one (not in browsers).
+ * Redirects are never followed (`redirect: 'manual'`): a 3xx answer is an error
+ * (see {@link isRedirect}), so a body holding a client secret, a password or a
+ * token, and the `Authorization` header, only ever go to the configured URL.
  * Each call sets ky's `timeout`.
  */
 export function createHttpClient(options: {
@@ -42,6 +45,7 @@ export function createHttpClient(options: {
     prefixUrl: options.prefixUrl,
     retry: 0,
     throwHttpErrors: false,
+    redirect: 'manual',
     // Failures to send become a NetworkError naming the method, host and root cause.
     fetch: reportingNetworkFailures(options.fetch) as typeof fetch,
     // Checked here: an invalid value would make the runtime throw an error quoting it.
@@ -151,10 +155,28 @@ function timedOut(method: string, path: string, timeoutMs: number): TimeoutError
   });
 }
 
-/** Response headers as a plain object with lower-case names. */
+/**
+ * Response headers as a plain object with lower-case names, for errors: without
+ * `Set-Cookie`, whose cookies are credentials (a session or device cookie) that
+ * errors must not carry into logs.
+ */
 export function headersToRecord(headers: Headers): Record<string, string> {
-  return Object.fromEntries(headers.entries());
+  const record = Object.fromEntries(headers.entries());
+  delete record['set-cookie'];
+  return record;
 }
+
+/**
+ * Whether `response` is a redirect, which the SDK does not follow: a 3xx, or the
+ * opaque redirect (status 0) a browser hands over for it.
+ */
+export function isRedirect(response: Response): boolean {
+  return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+}
+
+/** What an error says of a redirect (see {@link createHttpClient}). */
+export const REDIRECT_REFUSED =
+  'The server answered with a redirect, which the SDK does not follow: credentials and tokens are sent to the configured URL only. Is the domain or base URL right?';
 
 function userAgentHeader(): Record<string, string> {
   const runtime = runtimeName();
@@ -165,6 +187,8 @@ function userAgentHeader(): Record<string, string> {
 export interface FailedResponse extends Omit<HttpResponseErrorDetails, 'error'> {
   /** The status text, or `HTTP {status}` when there is none. */
   readonly statusText: string;
+  /** The response is a redirect ({@link isRedirect}): its body and members say nothing of use. */
+  readonly redirected: boolean;
   /** A non-empty string member of a JSON body, or `undefined`. */
   member(name: string): string | undefined;
 }
@@ -182,6 +206,7 @@ export function readFailedResponse(response: Response, receivedBody: unknown, se
     body,
     headers: redact(headersToRecord(response.headers), secrets),
     rateLimit: parseRateLimit(response.headers),
+    redirected: isRedirect(response),
     member: (name) => {
       const value = fields[name];
       return typeof value === 'string' && value !== '' ? value : undefined;

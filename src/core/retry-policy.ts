@@ -1,5 +1,6 @@
 /** The retry rules a client is configured with, apart from the retry loop itself (so that checking options loads no p-retry). */
 import { MAX_TIMER_MS } from './clock.js';
+import { ownProperties } from './own-properties.js';
 
 /** How failed requests are retried. `false` turns retries off. */
 export type RetryOptions =
@@ -25,8 +26,9 @@ export function isIdempotent(method: string): boolean {
 }
 
 /** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries. */
-export function resolveRetryPolicy(options: RetryOptions | undefined): RetryPolicy {
-  if (options === false) return { maxRetries: 0, maxDelayMs: 0 };
+export function resolveRetryPolicy(given: RetryOptions | undefined): RetryPolicy {
+  if (given === false) return { maxRetries: 0, maxDelayMs: 0 };
+  const options = ownProperties(given); // never a limit from a polluted Object.prototype
   const maxRetries = options?.maxRetries ?? 3;
   const maxDelayMs = options?.maxDelayMs ?? 60_000;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new RangeError('retry.maxRetries must be an integer >= 0');

@@ -3,11 +3,18 @@ import { withBaseUrlHint } from './base-url-hint.js';
 import type { Clock } from './clock.js';
 import { createApiError, IdPlatformError, type ScopeName } from './errors.js';
 import { checkedHeaders } from './header-values.js';
-import { createHttpClient, type Exchange, exchange, type FetchLike, readFailedResponse } from './http.js';
+import { createHttpClient, type Exchange, exchange, type FetchLike, REDIRECT_REFUSED, readFailedResponse } from './http.js';
 import { isValidTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { inheritsEnumerableMembers, ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
-import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from './rate-limiter.js';
+import {
+  memoryRateLimiter,
+  type RateLimiter,
+  type RateLimiterWaitOptions,
+  rateLimitKey,
+  reportRateLimit,
+  waitForRateLimit,
+} from './rate-limiter.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
 import type { TokenProvider } from './token-provider.js';
@@ -65,7 +72,8 @@ export class Transport {
   readonly #checkScope: ScopeCheck = createScopeCheck();
   readonly #rateLimiter: RateLimiter;
   readonly #rateLimitKey: string;
-  readonly #waitOptions: { readonly maxDelayMs: number };
+  /** The client's bound of a rate-limit wait (`retry.maxDelayMs`), made once. */
+  readonly #waitOptions: RateLimiterWaitOptions;
   /**
    * The last token, its `Authorization` value (checked once) and a ky instance that
    * sends it by default: ky merges an instance's headers with a call's on every
@@ -173,19 +181,19 @@ export class Transport {
   }
 }
 
-/** Builds the `ApiError` of a non-2xx answer from its `{ statusCode, error, message, errorCode }` body. */
+/**
+ * Builds the `ApiError` of a non-2xx answer from its `{ statusCode, error, message, errorCode }`
+ * body; of a redirect (not followed), from its status.
+ */
 function toApiError(request: ApiRequest<unknown>, response: Response, receivedBody: unknown, secrets: readonly string[], baseUrl: string) {
   const failed = readFailedResponse(response, receivedBody, secrets);
   const error = failed.member('error') ?? failed.statusText;
   const { body } = failed;
+  const serverMessage = failed.member('message') ?? (typeof body === 'string' && body.length <= 200 ? body : error);
   return createApiError({
     ...failed,
     error,
-    message: withBaseUrlHint(
-      failed.member('message') ?? (typeof body === 'string' && body.length <= 200 ? body : error),
-      response.status,
-      baseUrl,
-    ),
+    message: failed.redirected ? REDIRECT_REFUSED : withBaseUrlHint(serverMessage, response.status, baseUrl),
     errorCode: failed.member('errorCode'),
     method: request.method,
     path: `/${request.path}`,

@@ -18,7 +18,8 @@ export interface CustomRequest<T = unknown> {
    * leading slash is ignored). Build paths with ids through the `encodePath` tag:
    * ``encodePath`roles/${roleId}/users` ``. Refused before sending: an empty path, a
    * scheme or host (`https://…`, `//host`), `.` or `..` segments (also percent-encoded),
-   * a backslash, and `?` or `#` (pass `query` instead): a request never leaves the base URL.
+   * a backslash, a control character (tab, CR, LF…), and `?` or `#` (pass `query`
+   * instead): a request never leaves the base URL.
    */
   readonly path: string;
   /** Query parameters; `undefined` values are left out. */
@@ -35,9 +36,15 @@ export interface CustomRequest<T = unknown> {
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/**
+ * Control characters (Unicode `Cc`: C0, DEL, C1): URL parsers drop a tab, CR or
+ * LF wherever it stands, so `.\t.` would become a `..` segment after the check.
+ */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
 /** Whether a path below the base URL could reach outside it, or carries a query or fragment. */
 function isSafeRelativePath(path: string): boolean {
-  if (path === '' || path.startsWith('/') || path.includes('\\') || /[?#]/.test(path)) return false;
+  if (path === '' || path.startsWith('/') || path.includes('\\') || /[?#]/.test(path) || CONTROL_CHARACTER.test(path)) return false;
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return false;
   return path.split('/').every((segment) => {
     let decoded: string;
@@ -51,7 +58,7 @@ function isSafeRelativePath(path: string): boolean {
 }
 
 const PATH_MESSAGE =
-  'path must be a path below the base URL such as "roles" or "roles/{id}" (built with encodePath): no scheme or host, no "." or ".." segments, no "?" or "#" (use query)';
+  'path must be a path below the base URL such as "roles" or "roles/{id}" (built with encodePath): no scheme or host, no "." or ".." segments, no backslash or control character, no "?" or "#" (use query)';
 
 /** The rules a custom request is checked against before anything is sent. */
 export const CustomRequestSchema = z

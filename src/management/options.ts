@@ -2,6 +2,7 @@ import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../co
 import { resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
 import { type CommonClientOptions, type CommonSettings, resolveCommonOptions, type TenantLocation } from '../core/options.js';
+import { ownProperties } from '../core/own-properties.js';
 import type { RateLimiter } from '../core/rate-limiter.js';
 import { callerTokenProvider, lazyTokenProvider, type TokenCache, type TokenProvider, type TokenSource } from '../core/token-provider.js';
 import type { TransportSettings } from '../core/transport.js';
@@ -78,8 +79,10 @@ const GRANT_ONLY_OPTIONS = [
 ] as const;
 
 /** Turns client options into the transport's settings, or throws `ConfigurationError` naming the problem. */
-export function resolveManagementOptions(options: ManagementClientOptions): TransportSettings {
-  if (typeof options !== 'object' || options === null) throw new ConfigurationError('ManagementClient needs an options object');
+export function resolveManagementOptions(given: ManagementClientOptions): TransportSettings {
+  if (typeof given !== 'object' || given === null) throw new ConfigurationError('ManagementClient needs an options object');
+  // Own properties only: a polluted Object.prototype never turns validation off or adds headers.
+  const options = ownProperties(given);
   const common = resolveCommonOptions(options, '/api/v2');
   return {
     ...common,

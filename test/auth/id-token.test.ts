@@ -164,6 +164,8 @@ describe('each check of OIDC Core 3.1.3.7', () => {
     ['no exp', { exp: undefined }, 'exp'],
     ['issued in the future beyond the tolerance', { iat: NOW_SEC + 61 }, 'iat'],
     ['no iat', { iat: undefined }, 'iat'],
+    ['an expiry too long ago for a date', { exp: -1e17 }, 'exp'],
+    ['an issue time too far ahead for a date', { iat: 1e17 }, 'iat'],
     ['a wrong nonce', { nonce: 'another-nonce' }, 'nonce'],
     ['no nonce though one was given', { nonce: undefined }, 'nonce'],
   ];
@@ -264,6 +266,31 @@ describe('signature and algorithm', () => {
     serveTokens(`${header}.${forged}.${signature}`);
     serveJwks();
     expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
+  });
+
+  /** A client built while `Object.prototype` carries `key`: `value`, removed again right after. */
+  function clientBuiltPolluted(key: string, value: unknown): AuthenticationClient {
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted[key] = value;
+    try {
+      return client();
+    } finally {
+      delete polluted[key];
+    }
+  }
+
+  it('an idTokenVerification: "claims" on a polluted Object.prototype is not read: a forged token still fails', async () => {
+    serveTokens(await idToken(claims(), { key: otherKey }));
+    serveJwks();
+    const built = clientBuiltPolluted('idTokenVerification', 'claims');
+    expect((await validationError(built.oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
+  });
+
+  it('a clockToleranceSec on a polluted Object.prototype is not read: an expired token still fails', async () => {
+    serveTokens(await idToken(claims({ exp: NOW_SEC - 3600, iat: NOW_SEC - 7200 })));
+    serveJwks();
+    const built = clientBuiltPolluted('clockToleranceSec', 1e10);
+    expect((await validationError(built.oauth.authorizationCodeGrant(codeGrant))).claim).toBe('exp');
   });
 
   it('with idTokenVerification: "claims" the signature is not checked and no keys are fetched', async () => {

@@ -1,7 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError, ResponseValidationError, TimeoutError } from '../../src/core/errors.js';
-import { createHttpClient, exchange, type FetchLike, headersToRecord } from '../../src/core/http.js';
+import { createHttpClient, exchange, type FetchLike, headersToRecord, isRedirect } from '../../src/core/http.js';
 import { BodyRead, MAX_JSON_DEPTH, MAX_RESPONSE_BODY_BYTES } from '../../src/core/response-body.js';
 import { VERSION } from '../../src/version.js';
 import { API, recordRequests, useMswServer } from '../helpers/server.js';
@@ -221,6 +221,24 @@ describe('exchange', () => {
     expect(cancelled).toBe(true);
   });
 
+  it('rejects with the caller’s reason as soon as it aborts, even with a fetch that ignores signals', async () => {
+    vi.useFakeTimers();
+    const deaf: FetchLike = () => new Promise(() => {}); // never answers, whatever the request's signal says
+    const controller = new AbortController();
+    const client = createHttpClient({ prefixUrl: API, fetch: deaf });
+    const result = exchange(client, { method: 'GET', path: 'things', timeoutMs: 60_000, signal: controller.signal });
+    let settledWith: unknown;
+    result.catch((error: unknown) => {
+      settledWith = error;
+    });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(settledWith).toBeUndefined();
+    const reason = new Error('caller gave up');
+    controller.abort(reason);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settledWith).toBe(reason);
+  });
+
   it('uses a custom fetch when given one', async () => {
     const fetch = vi.fn<FetchLike>(async () => new Response('{"custom":true}'));
     const { body } = await exchange(createHttpClient({ prefixUrl: API, fetch }), { method: 'GET', path: 'things', timeoutMs: 1000 });
@@ -310,5 +328,27 @@ describe('headersToRecord', () => {
       'x-ratelimit-limit': '10',
       'content-type': 'application/json',
     });
+  });
+
+  it('leaves out Set-Cookie: its cookies are credentials that errors must not carry', () => {
+    const headers = new Headers({ 'content-type': 'application/json' });
+    headers.append('set-cookie', 'did=device-cookie-value; HttpOnly');
+    headers.append('Set-Cookie', 'session=session-cookie-value');
+    expect(headersToRecord(headers)).toEqual({ 'content-type': 'application/json' });
+  });
+});
+
+describe('isRedirect', () => {
+  it.each([300, 301, 302, 303, 304, 307, 308])('is true of a %i', (status) => {
+    expect(isRedirect(new Response(null, { status }))).toBe(true);
+  });
+
+  it.each([200, 204, 400, 401, 404, 429, 500])('is false of a %i', (status) => {
+    expect(isRedirect(new Response(null, { status }))).toBe(false);
+  });
+
+  it("is true of a browser's opaque redirect (status 0)", () => {
+    // What a browser hands over for `redirect: 'manual'`; Node cannot construct one.
+    expect(isRedirect({ type: 'opaqueredirect', status: 0 } as Response)).toBe(true);
   });
 });

@@ -325,4 +325,16 @@ describe('resolveRetryPolicy', () => {
     expect(() => resolveRetryPolicy({ maxRetries: 1.5 })).toThrow(RangeError);
     expect(() => resolveRetryPolicy({ maxDelayMs: -1 })).toThrow(RangeError);
   });
+
+  it('reads no limit from a polluted Object.prototype', () => {
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted.maxRetries = 1000;
+    polluted.maxDelayMs = 1;
+    try {
+      expect(resolveRetryPolicy({})).toEqual({ maxRetries: 3, maxDelayMs: 60_000 });
+    } finally {
+      delete polluted.maxRetries;
+      delete polluted.maxDelayMs;
+    }
+  });
 });

@@ -1,4 +1,5 @@
-import { ConfigurationError, IdPlatformError, ManagementClient } from 'idplatform/management';
+import { AuthApiError, AuthenticationClient } from 'idplatform/auth';
+import { ApiError, ConfigurationError, IdPlatformError, ManagementClient, TokenRequestError } from 'idplatform/management';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FaultServer, json, startFaultServer } from '../helpers/fault-server.js';
 import { newTenantState, type TenantState, tenant } from './tenant.js';
@@ -22,16 +23,52 @@ afterAll(async () => {
   await other.close();
 });
 
-describe('redirects', () => {
-  it('a redirect to another origin never carries the Authorization header', async () => {
-    api.next('/api/v2/guardian', ({ res }) => {
-      res.writeHead(307, { location: `${other.url}/api/v2/guardian/factors/phone/message-types` });
+describe('redirects are not followed', () => {
+  it.each([301, 302, 303, 307, 308])(
+    'a Management API %i to another origin is an ApiError; nothing reaches the other origin',
+    async (status) => {
+      api.next('/api/v2/guardian', ({ res }) => {
+        res.writeHead(status, { location: `${other.url}/api/v2/guardian/factors/phone/message-types` });
+        res.end();
+      });
+      const client = new ManagementClient({ baseUrl: `${api.url}/api/v2`, token: 'bearer-token-not-for-other-hosts' });
+      const error = await client.guardian.phone.getMessageTypes().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ status, message: expect.stringContaining('does not follow') });
+      expect(other.requests).toHaveLength(0);
+      expect(api.requests).toHaveLength(1); // not retried
+    },
+  );
+
+  it('a token endpoint 307 (a client secret and a password in the body) is an AuthApiError; nothing reaches the other origin', async () => {
+    api.next('/oauth/token', ({ res }) => {
+      res.writeHead(307, { location: `http://localhost:${new URL(other.url).port}/oauth/token` });
       res.end();
     });
-    const client = new ManagementClient({ baseUrl: `${api.url}/api/v2`, token: 'bearer-token-not-for-other-hosts' });
-    await client.guardian.phone.getMessageTypes().catch(() => undefined);
-    expect(other.requests).toHaveLength(1); // fetch followed the redirect…
-    expect(other.requests[0]?.headers.authorization).toBeUndefined(); // …without the token
+    const auth = new AuthenticationClient({ baseUrl: api.url, clientId: 'cid', clientSecret: 'client-secret-for-the-tenant-only' });
+    const error = await auth.oauth
+      .passwordGrant({ username: 'alice', password: 'password-for-the-tenant-only' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthApiError);
+    expect(error).toMatchObject({ status: 307, errorDescription: expect.stringContaining('does not follow') });
+    expect(other.requests).toHaveLength(0);
+  });
+
+  it("a Management client's token request is not redirected either (TokenRequestError)", async () => {
+    api.next('/oauth/token', ({ res }) => {
+      res.writeHead(308, { location: `${other.url}/oauth/token` });
+      res.end();
+    });
+    const client = new ManagementClient({
+      baseUrl: `${api.url}/api/v2`,
+      clientId: 'cid',
+      clientSecret: 'client-secret-for-the-tenant-only',
+      retry: false,
+    });
+    const error = await client.guardian.phone.getMessageTypes().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TokenRequestError);
+    expect((error as TokenRequestError).cause).toMatchObject({ status: 308 });
+    expect(other.requests).toHaveLength(0);
   });
 });
 
@@ -50,9 +87,17 @@ describe('SSRF and transport security through baseUrl', () => {
   it('sends every request of a client to its own origin only, whatever the ids', async () => {
     const client = new ManagementClient({ baseUrl: `${api.url}/api/v2`, token: 't', retry: false });
     state.issued.push('t');
-    for (const id of [`//${other.url.slice(7)}/x`, `${other.url}`, '..%2F..%2F', '@127.0.0.1', '?#'])
+    const ids = [`//${other.url.slice(7)}/x`, `${other.url}`, '..%2F..%2F', '@127.0.0.1', '?#'];
+    for (const id of ids)
       await client.actions.modules.listActions(id).catch((error: unknown) => expect(error).toBeInstanceOf(IdPlatformError));
     expect(other.requests).toHaveLength(0);
-    for (const request of api.requests) expect(request.url.startsWith('/api/v2/actions/modules/')).toBe(true);
+    // Each id that was sent arrived as exactly one path segment, which decodes back to it.
+    const sentIds = api.requests.map((request) => {
+      const segments = new URL(request.url, api.url).pathname.split('/');
+      expect(segments.slice(0, 5)).toEqual(['', 'api', 'v2', 'actions', 'modules']);
+      expect(segments.slice(6)).toEqual(['actions']);
+      return decodeURIComponent(segments[5] ?? '');
+    });
+    expect(sentIds).toEqual(ids);
   });
 });

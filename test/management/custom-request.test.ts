@@ -125,6 +125,10 @@ describe('management.request()', () => {
     ['a ".." segment', { method: 'GET', path: 'roles/../../oauth/token' }, 'no "." or ".." segments'],
     ['an encoded ".." segment', { method: 'GET', path: 'roles/%2E%2E/x' }, 'no "." or ".." segments'],
     ['a backslash', { method: 'GET', path: 'roles\\..\\x' }, 'path must be a path below the base URL'],
+    // URL parsers drop tabs, CRs and LFs: each of these would otherwise reach `/api/v2/../x` → `/x`.
+    ['a ".." split by a tab', { method: 'GET', path: 'roles/.\t./.\t./x' }, 'no backslash or control character'],
+    ['a ".." split by a CR or LF', { method: 'GET', path: 'roles/.\r./.\n./x' }, 'no backslash or control character'],
+    ['another control character', { method: 'GET', path: 'roles/\u0000x' }, 'no backslash or control character'],
     ['a query in the path', { method: 'GET', path: 'roles?page=1' }, 'use query'],
     ['a GET with a body', { method: 'GET', path: 'roles', body: {} }, 'a GET request cannot have a body'],
     ['a schema that is not one', { method: 'GET', path: 'roles', schema: {} }, 'schema must be a zod schema'],
