@@ -85,7 +85,8 @@ function checkLogin(payload: JWTPayload, expected: IdTokenExpectations, now: num
       if (payload.org_id !== organization) {
         fail('org_id', `The ID token's organization (org_id) is ${describe(payload.org_id)}, but ${organization} was asked for`);
       }
-    } else if (typeof payload.org_name !== 'string' || payload.org_name !== organization.toLowerCase()) {
+    } else if (typeof payload.org_name !== 'string' || payload.org_name.toLowerCase() !== organization.toLowerCase()) {
+      // Organization names are case-insensitive (the platform issues them in lower case).
       fail('org_name', `The ID token's organization (org_name) is ${describe(payload.org_name)}, but ${organization} was asked for`);
     }
   }

@@ -46,7 +46,11 @@ export interface CommonClientOptions {
   fetch?: FetchLike | undefined;
   /** Extra headers on every request. */
   headers?: Readonly<Record<string, string>> | undefined;
-  /** Called after every response with its method, path, status and rate-limit state. */
+  /**
+   * Called after every API response with its method, path, status and rate-limit
+   * state: each Management API response (not the token requests of a
+   * `ManagementClient`'s client-credentials grant), or each Authentication API one.
+   */
   onResponse?: ((info: ResponseInfo) => void) | undefined;
   /** The clock the SDK reads and sleeps with; for tests. Default: the system clock. */
   clock?: Clock | undefined;

@@ -98,21 +98,23 @@ export class Transport {
     const signal = request.options?.signal;
     const idempotent = isIdempotent(request.method);
     const policy = retryPolicyFor(request.options, retry);
-    return withRetry(() => this.#attempt(request), { policy, clock, idempotent, signal });
+    // The call's own `retry` bounds the rate-limit wait too (`retry: false`: the call never waits).
+    const waitOptions = policy === retry ? this.#waitOptions : { maxDelayMs: policy.maxDelayMs };
+    return withRetry(() => this.#attempt(request, waitOptions), { policy, clock, idempotent, signal });
   }
 
-  async #attempt<T>(request: ApiRequest<T>): Promise<T> {
+  async #attempt<T>(request: ApiRequest<T>, waitOptions: RateLimiterWaitOptions): Promise<T> {
     const { tokens } = this.#settings;
     const signal = request.options?.signal;
     // The timeout covers a caller's `token` function too (one that hangs is given up on).
     const requested = request.options?.timeoutMs ?? this.#settings.timeoutMs;
     const timeoutMs = isValidTimeout(requested) ? requested : undefined; // an invalid one is refused by `exchange`
-    const paced = this.#paced(signal);
+    const paced = this.#paced(signal, waitOptions);
     if (paced) await paced;
     let token = await tokens.getToken(signal, timeoutMs);
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
-      await this.#paced(signal);
+      await this.#paced(signal, waitOptions);
       token = await tokens.getToken(signal, timeoutMs);
       answer = await this.#send(request, token);
     }
@@ -142,9 +144,12 @@ export class Transport {
     return bearer.http;
   }
 
-  /** Waits while the tenant's bucket is known to be empty (before taking a token, which could expire meanwhile). */
-  #paced(signal: AbortSignal | undefined): Promise<void> | undefined {
-    return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, this.#waitOptions);
+  /**
+   * Waits while the tenant's bucket is known to be empty (before taking a token, which
+   * could expire meanwhile), for at most the call's `retry.maxDelayMs`.
+   */
+  #paced(signal: AbortSignal | undefined, waitOptions: RateLimiterWaitOptions): Promise<void> | undefined {
+    return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, waitOptions);
   }
 
   /**

@@ -121,7 +121,8 @@ export interface TenantEmulator {
  * `client_secret_post`, `client_secret_basic` or `private_key_jwt`; RS256 tokens) and the
  * four Management API operations of the spec with their rules, rate-limit headers, a
  * configurable bucket, scripted faults and seedable data. Serve it with msw
- * (`emulator.handlers`) or on a loopback port (`await emulator.listen()`).
+ * (`createMswHandlers(emulator)` from `idplatform/testing/msw`) or on a loopback
+ * port (`await emulator.listen()`).
  *
  * ```ts
  * const emulator = createTenantEmulator();

@@ -2,8 +2,8 @@
  * `idplatform/testing`: a tenant emulator for your tests and for the examples.
  *
  * One core, `emulator.handle(request) → Response`, served by msw handlers
- * (`emulator.handlers`; needs the `msw` package, an optional peer dependency of
- * `idplatform`) or by a loopback server (`await emulator.listen()`, Node only).
+ * (`createMswHandlers(emulator)` from `idplatform/testing/msw`; needs the `msw`
+ * package, an optional peer dependency of `idplatform`) or by a loopback server (`await emulator.listen()`, Node only).
  * @module
  */
 export type { ClientCredentials, ClientRegistration, EmulatedAuthMethod } from './clients.js';

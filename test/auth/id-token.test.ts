@@ -232,6 +232,8 @@ describe('organization and max_age', () => {
     serveTokens(await idToken(claims({ org_name: 'acme' })));
     serveJwks();
     await expect(client().oauth.authorizationCodeGrant({ ...codeGrant, organization: 'Acme' })).resolves.toHaveProperty('claims');
+    serveTokens(await idToken(claims({ org_name: 'Acme' })));
+    await expect(client().oauth.authorizationCodeGrant({ ...codeGrant, organization: 'ACME' })).resolves.toHaveProperty('claims');
     expect((await validationError(client().oauth.authorizationCodeGrant({ ...codeGrant, organization: 'globex' }))).claim).toBe('org_name');
   });
 

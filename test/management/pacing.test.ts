@@ -28,6 +28,19 @@ describe('ManagementClient pacing (the default in-memory rateLimiter)', () => {
     expect(clock.sleeps).toEqual([10_000]);
   });
 
+  it("a call's own retry bounds the wait: `retry: false` never waits, a smaller maxDelayMs sends at once", async () => {
+    const { clock, emulator, management } = pacedSetup({ limit: 3, windowMs: 10_000 });
+    const client = management();
+    for (let call = 0; call < 3; call++) await client.guardian.phone.getMessageTypes();
+    await expect(client.guardian.phone.getMessageTypes({ retry: false })).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(client.guardian.phone.getMessageTypes({ retry: { maxRetries: 0, maxDelayMs: 1_000 } })).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+    expect(clock.sleeps).toEqual([]);
+    const statuses = emulator.requests.filter((request) => request.path.startsWith('/api/v2/')).map((request) => request.status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
   it('rejects a rateLimiter without wait and update', () => {
     const { management } = pacedSetup({ limit: 3, windowMs: 10_000 });
     expect(() => management({ rateLimiter: { wait: () => {} } } as never)).toThrow(ConfigurationError);
