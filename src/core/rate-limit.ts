@@ -17,7 +17,10 @@ export function parseRateLimit(headers: Headers): RateLimit | undefined {
   const remaining = toNumber(headers.get('x-ratelimit-remaining'));
   const reset = toNumber(headers.get('x-ratelimit-reset'));
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-  return { limit, remaining, reset: new Date(reset * 1000) };
+  const resetDate = new Date(reset * 1000);
+  // A reset too far out for a date (beyond ±275 760 years) is no reset at all: no NaN waits.
+  if (Number.isNaN(resetDate.getTime())) return undefined;
+  return { limit, remaining, reset: resetDate };
 }
 
 function toNumber(value: string | null): number | undefined {

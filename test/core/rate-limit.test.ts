@@ -25,7 +25,7 @@ describe('parseRateLimit', () => {
     },
   );
 
-  it.each(['', '   ', 'soon', 'NaN', 'Infinity'])('answers undefined when a header holds %j', (value) => {
+  it.each(['', '   ', 'soon', 'NaN', 'Infinity', '1e300'])('answers undefined when a header holds %j', (value) => {
     const headers = new Headers({ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': value });
     expect(parseRateLimit(headers)).toBeUndefined();
   });
