@@ -95,10 +95,11 @@ export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClie
   const options = ownProperties(given);
   const credentials = resolveCredentials(options, AUTH_METHODS);
   const common = resolveCommonOptions(options, '');
-  const confidential = credentials.method !== 'none' && credentials.method !== 'tls_client_auth';
+  // The mTLS edge headers carry the edge's `cname-api-key`, a secret like a client secret.
+  const confidential = credentials.method === 'tls_client_auth' ? 'edgeHeaders' in credentials.mtls : credentials.method !== 'none';
   if (confidential && isBrowser()) {
     throw new ConfigurationError(
-      'A client secret or signing key must never be shipped to a browser: use a public client (client id only, with PKCE) in browser apps',
+      'A client secret, signing key or mTLS edge API key must never be shipped to a browser: use a public client (client id only, with PKCE) in browser apps',
     );
   }
   const idToken = resolveIdTokenSettings(options, common.origin, credentials.clientId, isBrowser());

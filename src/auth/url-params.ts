@@ -24,9 +24,22 @@ export function anyText(name: string): UrlParamRule {
   return { accepts: (value) => typeof value === 'string', code: 'invalid_type', message: `${name} must be a string` };
 }
 
-/** A string the runtime's URL parser accepts as an absolute URL. */
-export function absoluteUrl(message: string, required?: boolean): UrlParamRule {
-  return { accepts: (value) => typeof value === 'string' && URL.canParse(value), code: 'invalid_format', message, required };
+/** Schemes a browser runs or reads in place instead of navigating: never where a user is sent. */
+const SCRIPT_OR_LOCAL_SCHEMES: ReadonlySet<string> = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:']);
+
+/**
+ * An absolute URL to send the user to (the runtime's URL parser accepts it), not
+ * of a script or local scheme (`javascript:`, `data:`…); with `fragment: false`,
+ * without a fragment, as a `redirect_uri` must be (RFC 6749, 3.1.2). Native apps'
+ * own schemes (`com.example.app:/callback`) pass.
+ */
+export function navigationUrl(message: string, { required = false, fragment = true } = {}): UrlParamRule {
+  const accepts = (value: unknown) => {
+    if (typeof value !== 'string' || !URL.canParse(value)) return false;
+    if (!fragment && value.includes('#')) return false;
+    return !SCRIPT_OR_LOCAL_SCHEMES.has(new URL(value).protocol);
+  };
+  return { accepts, code: 'invalid_format', message, required };
 }
 
 /** One of `values`. */

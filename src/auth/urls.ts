@@ -2,7 +2,7 @@ import type { TokenEndpointAuthMethod } from '../core/client-authentication/type
 import { ConfigurationError, RequestValidationError } from '../core/errors.js';
 import { encodePath } from '../core/path.js';
 import { checkUrlValue } from '../core/well-formed.js';
-import { absoluteUrl, anyText, checkUrlParams, flag, matching, oneOf, type UrlParamRule, wholeNumber } from './url-params.js';
+import { anyText, checkUrlParams, flag, matching, navigationUrl, oneOf, type UrlParamRule, wholeNumber } from './url-params.js';
 
 /** The `response_type` values `/authorize` takes: the code flow, the implicit flow, and their hybrids. */
 export const RESPONSE_TYPES = [
@@ -62,7 +62,10 @@ export interface LogoutUrlParams {
 
 /** The rules of {@link AuthorizeUrlParams}, checked before the URL is built. */
 const AUTHORIZE_URL_RULES: Readonly<Record<keyof AuthorizeUrlParams, UrlParamRule>> = {
-  redirect_uri: absoluteUrl('redirect_uri must be an absolute URL', true),
+  redirect_uri: navigationUrl('redirect_uri must be an absolute URL without a fragment, not javascript:, data: or file:', {
+    required: true,
+    fragment: false,
+  }),
   response_type: oneOf(RESPONSE_TYPES, `response_type must be one of: ${RESPONSE_TYPES.join(', ')}`),
   response_mode: oneOf(['query', 'fragment', 'form_post'], "response_mode must be 'query', 'fragment' or 'form_post'"),
   scope: anyText('scope'),
@@ -81,16 +84,31 @@ const AUTHORIZE_URL_RULES: Readonly<Record<keyof AuthorizeUrlParams, UrlParamRul
 
 /** The rules of {@link LogoutUrlParams}. */
 const LOGOUT_URL_RULES: Readonly<Record<keyof LogoutUrlParams, UrlParamRule>> = {
-  returnTo: absoluteUrl('returnTo must be an absolute URL'),
+  returnTo: navigationUrl('returnTo must be an absolute URL, not javascript:, data: or file:'),
   federated: flag('federated'),
 };
 
-/** {@link AuthorizeUrlParams} checked: each rule, then that a response type returning an ID token has a `nonce`. */
+/**
+ * {@link AuthorizeUrlParams} checked: each rule, then that a response type returning
+ * an ID token has a `nonce`, and that one returning a token is not asked for in the
+ * query (OAuth 2.0 Multiple Response Type Encoding Practices, 2.1: tokens in a query
+ * end up in server logs and `Referer` headers).
+ */
 function checkAuthorizeUrlParams(params: unknown): AuthorizeUrlParams {
   const checked = checkUrlParams<AuthorizeUrlParams>(AUTHORIZE_URL_RULES, params);
-  if ((checked.response_type ?? 'code').includes('id_token') && checked.nonce === undefined) {
+  const responseType = checked.response_type ?? 'code';
+  if (responseType.includes('id_token') && checked.nonce === undefined) {
     throw new RequestValidationError([
       { code: 'custom', path: ['nonce'], message: 'a response_type that returns an id_token needs a `nonce`' },
+    ]);
+  }
+  if (checked.response_mode === 'query' && responseType !== 'code') {
+    throw new RequestValidationError([
+      {
+        code: 'custom',
+        path: ['response_mode'],
+        message: "response_mode 'query' is for response_type 'code' only: tokens in a query string leak into logs",
+      },
     ]);
   }
   return checked;

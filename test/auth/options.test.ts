@@ -54,6 +54,9 @@ describe('AuthenticationClient options', () => {
     globals.document = {};
     try {
       expect(() => new AuthenticationClient({ ...base, clientSecret: 's' })).toThrow('never be shipped to a browser');
+      // The edge headers carry the edge's API key: a secret too.
+      const edgeHeaders = { cnameApiKey: 'edge-api-key', clientCertificate: 'PEM', clientCertificateCaVerified: 'SUCCESS' };
+      expect(() => new AuthenticationClient({ ...base, mtls: { edgeHeaders } })).toThrow('never be shipped to a browser');
       expect(() => new AuthenticationClient(base)).not.toThrow();
     } finally {
       delete globals.document;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, anyText, checkUrlParams, flag, matching, oneOf, wholeNumber } from '../../src/auth/url-params.js';
+import { anyText, checkUrlParams, flag, matching, navigationUrl, oneOf, wholeNumber } from '../../src/auth/url-params.js';
 import { RequestValidationError } from '../../src/core/errors.js';
 
 const rules = {
-  to: absoluteUrl('to must be an absolute URL', true),
+  to: navigationUrl('to must be an absolute URL', { required: true }),
   mode: oneOf(['a', 'b'], "mode must be 'a' or 'b'"),
   note: anyText('note'),
   code: matching(/^[0-9]{3}$/, 'code must be 3 digits'),
@@ -39,6 +39,24 @@ describe('checkUrlParams', () => {
       { code: 'invalid_type', path: ['on'], message: 'on must be a boolean' },
       { code: 'too_small', path: ['age'], message: 'age must be an integer >= 0' },
     ]);
+  });
+
+  it('navigationUrl: refuses script and local schemes, and a fragment where none may be; native app schemes pass', () => {
+    const redirect = { to: navigationUrl('to must be a redirect URL', { required: true, fragment: false }) };
+    for (const to of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      'file:///etc/passwd',
+      'https://app/cb#f',
+    ]) {
+      expect(() => checkUrlParams(redirect, { to }), to).toThrow(RequestValidationError);
+    }
+    for (const to of ['https://app.example.com/cb', 'http://localhost:3000/cb', 'com.example.app:/callback']) {
+      expect(checkUrlParams(redirect, { to })).toEqual({ to });
+    }
+    expect(checkUrlParams(rules, { to: 'https://app.example.com/#/after' })).toEqual({ to: 'https://app.example.com/#/after' });
   });
 
   it('refuses a missing required parameter, and takes an optional one left out or undefined', () => {

@@ -45,6 +45,14 @@ describe('authorizeUrl', () => {
     ['an unknown response_type', { redirect_uri, response_type: 'code token2' }, 'response_type must be one of'],
     ['an id_token without a nonce', { redirect_uri, response_type: 'id_token' }, 'needs a `nonce`'],
     ['an unknown parameter', { redirect_uri, scopes: 'openid' }, 'unknown key "scopes"'],
+    ['a redirect_uri with a fragment', { redirect_uri: `${redirect_uri}#x` }, 'without a fragment'],
+    ['a javascript: redirect_uri', { redirect_uri: 'javascript:alert(1)' }, 'not javascript:'],
+    ['tokens asked for in the query', { redirect_uri, response_type: 'token', response_mode: 'query' }, "response_mode 'query'"],
+    [
+      'an ID token asked for in the query',
+      { redirect_uri, response_type: 'code id_token', nonce: 'n', response_mode: 'query' },
+      "response_mode 'query'",
+    ],
   ])('refuses %s', (_, params, message) => {
     const build = () => confidential.authorizeUrl(params as never);
     expect(build).toThrow(RequestValidationError);
@@ -60,6 +68,7 @@ describe('logoutUrl, samlUrl, wsfedUrl', () => {
     expect(url.searchParams.get('returnTo')).toBe('https://app.example.com/bye?x=1');
     expect(url.searchParams.has('federated')).toBe(true);
     expect(new URL(confidential.logoutUrl()).search).toBe('?client_id=web');
+    expect(() => confidential.logoutUrl({ returnTo: 'javascript:alert(1)' })).toThrow(RequestValidationError);
   });
 
   it('builds SAML and WS-Fed URLs with the client id percent-encoded', () => {
