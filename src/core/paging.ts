@@ -134,9 +134,15 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
       if (offset !== 0) throw withProgressOn(longPageError(items.length, size), progress);
       serverPageSize = items.length;
     }
-    for (const item of items) yield item;
-    offset += items.length;
-    last = items.at(-1) ?? last;
+    // A server that caps the page size serves page `page` of its own size, which starts before
+    // `offset` when the iteration resumed (`startPage`) with a larger size: the records before
+    // the resume point are passed over, and the next request goes on from the resume point.
+    const cap = servedPageSize(items.length, size, offset, total, servedPerPage);
+    const servedFrom = cap === undefined ? offset : progress.page * cap;
+    const fresh = servedFrom < offset ? items.slice(offset - servedFrom) : items;
+    for (const item of fresh) yield item;
+    offset = Math.max(offset, servedFrom + items.length);
+    last = fresh.at(-1) ?? last;
     let more: boolean;
     if (total !== undefined) {
       more = offset < total && items.length > 0;
@@ -158,6 +164,23 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     if (limitReached && window?.onLimit === 'throw') throw withProgressOn(new PagingLimitError(offset), endProgress);
     if (!more || atWindowEnd) return;
   }
+}
+
+/**
+ * The page size the server used for a page smaller than asked, when it shows one: it
+ * says so (`servedPerPage`), or `total` says the page is not the last one. `undefined`
+ * when the page is as asked, or is the last one.
+ */
+function servedPageSize(
+  received: number,
+  asked: number,
+  offset: number,
+  total: number | undefined,
+  servedPerPage: number | undefined,
+): number | undefined {
+  if (servedPerPage !== undefined && servedPerPage > 0 && servedPerPage < asked) return servedPerPage;
+  if (total !== undefined && received > 0 && received < asked && received !== total - offset) return received;
+  return undefined;
 }
 
 /** `promise`, with `progress` set on an `IdPlatformError` it rejects with. */

@@ -3,14 +3,15 @@ import { PagingLimitError } from '../../src/core/errors.js';
 import { isWithinPagingWindow, iteratePages, type Page } from '../../src/core/paging.js';
 
 /** A list of `count` numbers served by offset pages, capping each page at `cap`; `calls` records each request. */
-function list(count: number, { cap = Number.POSITIVE_INFINITY, withTotal = true } = {}) {
+function list(count: number, { cap = Number.POSITIVE_INFINITY, withTotal = true, saysPageSize = false } = {}) {
   const calls: [number, number][] = [];
   const fetchPage = async (page: number, size: number): Promise<Page<number>> => {
     calls.push([page, size]);
     const served = Math.min(size, cap);
-    const start = page * size;
+    const start = page * served; // a capping server's page `page` is of its own size
     const items = Array.from({ length: Math.max(0, Math.min(served, count - start)) }, (_, index) => start + index);
-    return withTotal ? { items, total: count } : { items };
+    const servedPerPage = saysPageSize ? served : undefined;
+    return withTotal ? { items, total: count, servedPerPage } : { items, servedPerPage };
   };
   return { calls, fetchPage };
 }
@@ -55,6 +56,21 @@ describe('iteratePages', () => {
       [3, 40],
     ]);
   });
+
+  it.each([
+    ['`total`', { withTotal: true }, 200, 1],
+    ['the served page size', { withTotal: false, saysPageSize: true }, 200, 1],
+    ['`total`, near the end', { withTotal: true }, 70, 1],
+    ['`total`, a capped page wholly before the resume point', { withTotal: true }, 400, 5],
+  ])(
+    'resumes at startPage on a server that caps the page size, shown by %s: nothing before it, nothing lost',
+    async (_, options, count, startPage) => {
+      const { calls, fetchPage } = list(count, { cap: 30, ...options });
+      const { seen } = await collect(iteratePages({ perPage: 50, startPage, fetchPage }));
+      expect(seen).toEqual(Array.from({ length: count - startPage * 50 }, (_, index) => startPage * 50 + index));
+      expect(calls[0]).toEqual([startPage, 50]);
+    },
+  );
 
   it('is lazy: a page is fetched only when its first record is asked for', async () => {
     const { calls, fetchPage } = list(1000);
