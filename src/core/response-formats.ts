@@ -12,10 +12,11 @@ export function freeFormObject(): z.ZodMiniType<Record<string, unknown>, Record<
 }
 
 /**
- * `https://`, a host (DNS labels or a bracketed IPv6 address) with an optional port,
- * then an optional path, query or fragment without whitespace; no user info.
+ * `https://`, a host (labels of letters, digits, `-` and `_`, which some real host
+ * names carry, or a bracketed IPv6 address) with an optional port, then an optional
+ * path, query or fragment without whitespace; no user info.
  */
-const STRICT_HTTPS_URL = /^https:\/\/(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?(?:[/?#]\S*)?$/;
+const STRICT_HTTPS_URL = /^https:\/\/(?:[\w-]+(?:\.[\w-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?(?:[/?#]\S*)?$/;
 
 /**
  * An absolute `https:` URL (the spec's `strict-https-uri`): `https://`, a host and
@@ -25,4 +26,15 @@ const STRICT_HTTPS_URL = /^https:\/\/(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9
  */
 export function httpsUrl(): z.ZodMiniType<string, string> {
   return z.string().check(z.regex(STRICT_HTTPS_URL, 'must be an absolute https URL'));
+}
+
+/**
+ * An email address as a browser's email input accepts it (HTML's "valid email
+ * address": `a&b@example.com`, `x!y@example.com` and single-label domains pass),
+ * the spec's `email` format read forward-compatibly: an address the platform
+ * stores never fails a page. zod's default email check is stricter, and one
+ * address it refused would fail every call that lists it.
+ */
+export function emailAddress(): z.ZodMiniType<string, string> {
+  return z.email({ pattern: z.regexes.html5Email });
 }

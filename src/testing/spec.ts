@@ -38,6 +38,13 @@ export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384'
 // ── Records (spec section 2) ─────────────────────────────────────────────────
 
 const isoDateTime = z.iso.datetime({ offset: true });
+/** `strict-https-uri` (spec 2.1): an absolute `https:` URL without user info. */
+const strictHttpsUrl = z.url({ protocol: /^https$/ }).check(
+  z.refine((url) => {
+    const { username, password } = new URL(url);
+    return username === '' && password === '';
+  }, 'must be an https URL without user info'),
+);
 const freeForm = z.record(z.string(), z.unknown());
 
 /** An organization invitation (spec 2.1–2.3): no field required, no unknown property ("additional properties: false"). */
@@ -45,8 +52,9 @@ export const InvitationRecord = z.strictObject({
   id: z.optional(z.string()),
   organization_id: z.optional(z.string().check(z.maxLength(MAX_ORGANIZATION_ID_LENGTH))),
   inviter: z.optional(z.object({ name: z.string().check(z.minLength(1), z.maxLength(300)) })),
-  invitee: z.optional(z.object({ email: z.email() })),
-  invitation_url: z.optional(z.url({ protocol: /^https$/ })),
+  // An address as a browser's email input takes it (`a&b@example.com` is one): what the platform could store.
+  invitee: z.optional(z.object({ email: z.email({ pattern: z.regexes.html5Email }) })),
+  invitation_url: z.optional(strictHttpsUrl),
   created_at: z.optional(isoDateTime),
   expires_at: z.optional(isoDateTime),
   client_id: z.optional(z.string()),

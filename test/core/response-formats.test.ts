@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freeFormObject, httpsUrl } from '../../src/core/response-formats.js';
+import { emailAddress, freeFormObject, httpsUrl } from '../../src/core/response-formats.js';
 
 describe('httpsUrl', () => {
   const url = httpsUrl();
@@ -9,6 +9,7 @@ describe('httpsUrl', () => {
     'https://a.example:8443/x#y',
     'https://[::1]/x',
     'https://localhost',
+    'https://my_app.example.com/login',
   ])('accepts %s', (value) => {
     expect(url.safeParse(value).success).toBe(true);
   });
@@ -24,6 +25,26 @@ describe('httpsUrl', () => {
     ['a relative URL', '/invite'],
   ])('refuses %s', (_, value) => {
     expect(url.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('emailAddress', () => {
+  const email = emailAddress();
+
+  it.each([
+    'ada@example.com',
+    'a&b@example.com',
+    "o'brien@example.com",
+    'x!y@example.com',
+    'q#1@example.com',
+    'a@example.c',
+    'a+tag@sub.example.co.uk',
+  ])('accepts %s (an email input would)', (value) => {
+    expect(email.safeParse(value).success).toBe(true);
+  });
+
+  it.each(['no-at-sign', 'two@@example.com', 'sp ace@example.com', '@example.com', 'ada@', 'ada@-example.com'])('refuses %s', (value) => {
+    expect(email.safeParse(value).success).toBe(false);
   });
 });
 

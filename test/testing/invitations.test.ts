@@ -167,6 +167,12 @@ describe('GET /organizations/{id}/invitations', () => {
       expect(await list('', 'o'.repeat(51))).toMatchObject(badQuery(/too long \(51 chars\), maximum 50/));
     });
 
+    it('counts characters, not UTF-16 units: an id of 50 emoji is served, 51 refused', async () => {
+      emulator.data.organizations.add('😀'.repeat(50));
+      expect(await invitations('', encodeURIComponent('😀'.repeat(50)))).toEqual([]);
+      expect(await list('', encodeURIComponent('😀'.repeat(51)))).toMatchObject(badQuery(/too long \(51 chars\), maximum 50/));
+    });
+
     it('checks the query before looking the organization up', async () => {
       expect((await list('?per_page=0', 'org_unknown')).status).toBe(400);
     });
@@ -178,6 +184,27 @@ describe('GET /organizations/{id}/invitations', () => {
       expect(await invitations('', encodeURIComponent('org/a b'))).toMatchObject([{ organization_id: 'org/a b' }]);
       expect(await invitations('', encodeURIComponent('org%2Fx'))).toEqual([]);
       expect((await list('', 'org%252Fy')).status).toBe(404);
+    });
+  });
+
+  describe('what the store takes (spec 2.1)', () => {
+    it('takes any address an email input takes, and the SDK reads it back', async () => {
+      emulator.data.organizations.add('org_mail');
+      const addresses = ['a&b@example.com', "o'brien@example.com", 'x!y@example.com', 'q#1@example.com', 'a@example.c'];
+      for (const email of addresses) emulator.data.invitations.add('org_mail', { invitee: { email } });
+      const page = (await list('?include_totals=true', 'org_mail')).body;
+      expect(OrganizationInvitationPageSchema.safeParse(page).success).toBe(true);
+      expect((page as { invitations: OrganizationInvitation[] }).invitations.map((invitation) => invitation.invitee?.email).sort()).toEqual(
+        [...addresses].sort(),
+      );
+    });
+
+    it('refuses an invitation_url with user info, as the SDK does (strict-https-uri)', () => {
+      emulator.data.organizations.add('org_url');
+      expect(() => emulator.data.invitations.add('org_url', { invitation_url: 'https://user:pw@app.example.com/login' })).toThrow(
+        'invalid invitation',
+      );
+      expect(() => emulator.data.invitations.add('org_url', { invitation_url: 'https://my_app.example.com/login' })).not.toThrow();
     });
   });
 });

@@ -11,7 +11,7 @@ import {
   type WindowedPageQuery,
 } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
-import { freeFormObject, httpsUrl } from '../../core/response-formats.js';
+import { emailAddress, freeFormObject, httpsUrl } from '../../core/response-formats.js';
 import type { Transport } from '../../core/transport.js';
 import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
 import { validateParams } from '../../core/validation.js';
@@ -26,7 +26,7 @@ export const OrganizationInvitationInviterSchema = z.looseObject({
 
 /** Who is invited (spec 2.3): an `email`. */
 export const OrganizationInvitationInviteeSchema = z.looseObject({
-  email: z.email(),
+  email: emailAddress(),
 });
 
 const timestamp = z.iso.datetime({ offset: true });

@@ -42,10 +42,11 @@ export const listInvitations: Operation = {
   scope: 'read:organization_invitations',
   handle: ({ url, params, store }) => {
     const id = params.id ?? '';
-    if (id.length > MAX_ORGANIZATION_ID_LENGTH) {
+    const characters = [...id].length; // characters (code points), as the store counts them, not UTF-16 units
+    if (characters > MAX_ORGANIZATION_ID_LENGTH) {
       return managementError(
         400,
-        `Path validation error: 'String is too long (${id.length} chars), maximum ${MAX_ORGANIZATION_ID_LENGTH}' on property id (ID of the organization).`,
+        `Path validation error: 'String is too long (${characters} chars), maximum ${MAX_ORGANIZATION_ID_LENGTH}' on property id (ID of the organization).`,
         'invalid_query_string',
       );
     }
