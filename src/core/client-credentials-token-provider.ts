@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from './clock.js';
 import { TokenRequestError } from './errors.js';
 import { untilAborted } from './signal.js';
-import { waitForSharedToken } from './token-lock.js';
+import { HOLDS_LOCK, releaseTokenLock, waitForSharedToken } from './token-lock.js';
 import type { TokenCache, TokenProvider } from './token-provider.js';
 
 /** A freshly issued token and how long it lives (`expires_in`, in seconds). */
@@ -89,8 +89,14 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       if (this.#usable(cached)) return cached;
       const clock = this.#options.clock ?? systemClock;
       const shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock });
-      if (shared) return shared;
-      const issued = await fetchToken();
+      if (typeof shared === 'string') return shared;
+      let issued: IssuedToken;
+      try {
+        issued = await fetchToken();
+      } catch (error) {
+        if (shared === HOLDS_LOCK) await releaseTokenLock(cache, cacheKey);
+        throw error;
+      }
       const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
       const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
       if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);

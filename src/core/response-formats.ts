@@ -35,6 +35,6 @@ export function httpsUrl(): z.ZodMiniType<string, string> {
  * stores never fails a page. zod's default email check is stricter, and one
  * address it refused would fail every call that lists it.
  */
-export function emailAddress(): z.ZodMiniType<string, string> {
+export function emailAddress(): z.ZodMiniEmail {
   return z.email({ pattern: z.regexes.html5Email });
 }

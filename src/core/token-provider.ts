@@ -35,6 +35,12 @@ export interface TokenCache {
    * others wait (bounded) for the holder's token in the cache.
    */
   lock?(key: string, ttlMs: number): boolean | Promise<boolean>;
+  /**
+   * Optional, with `lock`: gives the right taken with `lock` back when the holder
+   * could not fetch a token (the token endpoint failed), so that the next caller
+   * fetches at once instead of waiting for the lock to expire.
+   */
+  unlock?(key: string): void | Promise<void>;
 }
 
 /** A bearer token string, or a function returning one (sync or async), given by the caller. */

@@ -57,5 +57,11 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
         (reply) => reply === 'OK',
         () => true,
       ),
+    unlock: (key) =>
+      run(
+        ['DEL', lockKey(key)],
+        () => undefined,
+        () => undefined,
+      ),
   };
 }

@@ -1,7 +1,8 @@
-import { ManagementClient } from 'idplatform/management';
+import { ManagementClient, TokenRequestError } from 'idplatform/management';
 import { createRedisTokenCache } from 'idplatform/redis';
 import { createTenantEmulator } from 'idplatform/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeClock } from '../helpers/clock.js';
 import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
 
@@ -41,6 +42,26 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisTokenCache with a %s client', (kin
     await cache.set('k', 'token-1', 10_000);
     expect(await redis.command('EXISTS', 'k:lock')).toBe(0);
     expect(await first.lock?.('k', 5_000)).toBe(true);
+  });
+
+  it('gives the lock back when the token request fails: the next call fetches at once, without waiting for the lock', async () => {
+    const emulator = createTenantEmulator();
+    const { url, close } = await emulator.listen();
+    try {
+      const clock = createFakeClock(Date.now());
+      const tokenCache = createRedisTokenCache(redis.client);
+      const client = new ManagementClient({ baseUrl: `${url}/api/v2`, ...emulator.credentials, tokenCache, clock, retry: false });
+      emulator.faults.next(1, { status: 503 });
+      await expect(client.guardian.phone.getMessageTypes()).rejects.toBeInstanceOf(TokenRequestError);
+      expect(await redis.command('KEYS', '*:lock')).toEqual([]);
+      await expect(client.guardian.phone.getMessageTypes()).resolves.toHaveProperty('message_types');
+      expect(clock.sleeps).toEqual([]); // no polling for a lock nobody holds
+      expect(emulator.requests.filter((request) => request.path.startsWith('/oauth/token')).map((request) => request.status)).toEqual([
+        503, 200,
+      ]);
+    } finally {
+      await close();
+    }
   });
 
   it('lets 8 clients (as 8 processes) on a cold cache make one token request in all, and keys hold no secret', async () => {
