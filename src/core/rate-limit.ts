@@ -30,11 +30,15 @@ function toNumber(value: string | null): number | undefined {
 }
 
 /**
- * The rate-limit state of a 429 that came without `X-RateLimit-*` headers: the
- * bucket is empty (`remaining` 0, `limit` 0 as unknown) until `Retry-After`
- * (delay-seconds or an HTTP date), or `now` when that is missing too.
+ * The rate-limit state of a 429 that came without all three `X-RateLimit-*` headers:
+ * the bucket is empty (`remaining` 0, `limit` 0 as unknown) until `X-RateLimit-Reset`
+ * when it came alone (a proxy may drop the others; the retry loop waits for it
+ * too), else `Retry-After` (delay-seconds or an HTTP date), else `now`.
  */
 export function rateLimitOfTooManyRequests(headers: Readonly<Record<string, string>>, now: number): RateLimit {
+  const resetSeconds = toNumber(headers['x-ratelimit-reset'] ?? null);
+  const reset = resetSeconds === undefined ? undefined : new Date(resetSeconds * 1000);
+  if (reset !== undefined && !Number.isNaN(reset.getTime())) return { limit: 0, remaining: 0, reset };
   return { limit: 0, remaining: 0, reset: new Date(now + (parseRetryAfter(headers['retry-after'], now) ?? 0)) };
 }
 

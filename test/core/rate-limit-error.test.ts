@@ -27,6 +27,12 @@ describe('RateLimitError.rateLimit', () => {
     expect(error.rateLimit).toEqual({ limit: 50, remaining: 0, reset: new Date(1893456060 * 1000) });
   });
 
+  it('takes X-RateLimit-Reset when it came without the other two (the reset the retry loop waits for)', async () => {
+    vi.useFakeTimers({ now, toFake: ['Date'] });
+    const error = await tooManyRequests({ 'x-ratelimit-reset': '1893459600', 'retry-after': '30' });
+    expect(error.rateLimit).toEqual({ limit: 0, remaining: 0, reset: new Date(1893459600 * 1000) });
+  });
+
   it('is built from Retry-After seconds when X-RateLimit-* are missing', async () => {
     vi.useFakeTimers({ now, toFake: ['Date'] });
     const error = await tooManyRequests({ 'retry-after': '30' });
