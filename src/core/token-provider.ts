@@ -113,20 +113,31 @@ export function lazyTokenProvider(load: () => Promise<TokenProvider>): TokenProv
   };
 }
 
-/** Resolves like `promise`, but rejects with the signal's reason when `signal` aborts, and with `TimeoutError` after `timeoutMs`. */
+/**
+ * Resolves like `promise`, but rejects with the signal's reason when `signal` aborts,
+ * and with `TimeoutError` after `timeoutMs`. Whichever comes first removes the abort
+ * listener and the timer: a `promise` that never settles (a hung `token` function)
+ * leaves nothing behind on a long-lived signal.
+ */
 function withDeadline<T>(promise: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   if (signal === undefined && timeoutMs === undefined) return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal?.reason);
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => reject(new TimeoutError(`The \`token\` function did not return within ${timeoutMs} ms`)), timeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (finish: () => void) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-    });
+      finish();
+    };
+    const onAbort = () => settle(() => reject(signal?.reason));
+    if (timeoutMs !== undefined) {
+      const timedOut = () => reject(new TimeoutError(`The \`token\` function did not return within ${timeoutMs} ms`));
+      timer = setTimeout(() => settle(timedOut), timeoutMs);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
   });
 }

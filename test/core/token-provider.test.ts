@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
-import { AuthApiError, TokenRequestError } from '../../src/core/errors.js';
+import { AuthApiError, TimeoutError, TokenRequestError } from '../../src/core/errors.js';
 import { callerTokenProvider, lazyTokenProvider, memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
 import { createFakeClock } from '../helpers/clock.js';
 
@@ -211,6 +211,29 @@ describe('callerTokenProvider', () => {
       await expect(pending).resolves.toBe('caller-token');
       const reason = new Error('stopped');
       await expect(tokens.getToken(AbortSignal.abort(reason), 1_000)).rejects.toBe(reason);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('leaves no abort listener or timer behind when a hung function is given up on (timeout or abort)', async () => {
+    vi.useFakeTimers();
+    try {
+      const { getEventListeners } = await import('node:events');
+      const tokens = callerTokenProvider(() => new Promise<string>(() => {})); // never answers
+      const signal = new AbortController().signal; // a long-lived signal, shared by many calls
+      for (let call = 0; call < 3; call++) {
+        const pending = tokens.getToken(signal, 100);
+        const assertion = expect(pending).rejects.toBeInstanceOf(TimeoutError);
+        await vi.advanceTimersByTimeAsync(100);
+        await assertion;
+      }
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+      const controller = new AbortController();
+      const aborted = tokens.getToken(controller.signal, 100);
+      controller.abort(new Error('stopped'));
+      await expect(aborted).rejects.toThrow('stopped');
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();
     }
