@@ -88,9 +88,32 @@ function issuedCredentials(body: unknown): string[] {
 function toAuthApiError(response: Response, receivedBody: unknown, secrets: readonly string[]): AuthApiError {
   const failed = readFailedResponse(response, receivedBody, secrets);
   if (failed.redirected) return new AuthApiError({ ...failed, error: failed.statusText, errorDescription: REDIRECT_REFUSED });
+  const error = failed.member('error') ?? failed.member('code');
+  if (error === undefined) {
+    // A bearer-token error (RFC 6750, 3) may come in the WWW-Authenticate header only, the body empty.
+    const challenge = failed.headers['www-authenticate'];
+    const challenged = challenge === undefined ? undefined : challengeParam(challenge, 'error');
+    if (challenged !== undefined) {
+      return new AuthApiError({ ...failed, error: challenged, errorDescription: challengeParam(challenge ?? '', 'error_description') });
+    }
+  }
   return new AuthApiError({
     ...failed,
-    error: failed.member('error') ?? failed.member('code') ?? failed.statusText,
+    error: error ?? failed.statusText,
     errorDescription: failed.member('error_description') ?? failed.member('description') ?? failed.member('message'),
   });
+}
+
+/** An auth-param of a challenge by name (RFC 9110, 11.2): `name="quoted \\"string\\""` or `name=token`. */
+const CHALLENGE_PARAMS = {
+  error: /(?:^|[\s,])error=(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/i,
+  error_description: /(?:^|[\s,])error_description=(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/i,
+} as const;
+
+/** The value of the auth-param `name` of a challenge (`error="invalid_token"`), or `undefined`. */
+function challengeParam(challenge: string, name: keyof typeof CHALLENGE_PARAMS): string | undefined {
+  const match = CHALLENGE_PARAMS[name].exec(challenge);
+  if (match === null) return undefined;
+  const value = match[1] === undefined ? match[2] : match[1].replace(/\\(.)/g, '$1');
+  return value === '' ? undefined : value;
 }

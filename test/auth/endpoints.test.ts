@@ -119,6 +119,15 @@ describe('userInfo.get', () => {
     expect(JSON.stringify(error)).not.toContain('user-access-token');
   });
 
+  it('reads a bearer-token error from WWW-Authenticate when the 401 has no body (RFC 6750, 3)', async () => {
+    const challenge = 'Bearer realm="tenant", error="invalid_token", error_description="The access token \\"expired\\""';
+    server.use(http.get(`${ORIGIN}/userinfo`, () => new HttpResponse(null, { status: 401, headers: { 'www-authenticate': challenge } })));
+    const error = await client()
+      .userInfo.get('user-access-token')
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 401, error: 'invalid_token', errorDescription: 'The access token "expired"' });
+  });
+
   it('refuses an empty token', async () => {
     await expect(client().userInfo.get('')).rejects.toThrow('accessToken is required');
   });

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
 import { AuthApiError, TimeoutError, TokenRequestError } from '../../src/core/errors.js';
@@ -219,7 +220,6 @@ describe('callerTokenProvider', () => {
   it('leaves no abort listener or timer behind when a hung function is given up on (timeout or abort)', async () => {
     vi.useFakeTimers();
     try {
-      const { getEventListeners } = await import('node:events');
       const tokens = callerTokenProvider(() => new Promise<string>(() => {})); // never answers
       const signal = new AbortController().signal; // a long-lived signal, shared by many calls
       for (let call = 0; call < 3; call++) {
