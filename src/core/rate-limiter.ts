@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { RateLimit } from './rate-limit.js';
+import { untilAborted } from './signal.js';
 
 /** What {@link RateLimiter.wait} is told about the client it paces. */
 export interface RateLimiterWaitOptions {
@@ -155,9 +156,11 @@ export function waitForRateLimit(
     return undefined;
   }
   if (waiting === undefined) return undefined;
-  return Promise.resolve(waiting).catch(() => {
+  const settled = Promise.resolve(waiting).catch(() => {
     if (signal?.aborted) throw signal.reason;
   });
+  // The abort ends the wait at once, even when the limiter does not listen to the signal (a stalled store).
+  return signal ? untilAborted(settled, signal) : settled;
 }
 
 /** Passes a response's rate limit to `limiter.update`, ignoring the limiter's failures (the call has its answer). */

@@ -143,6 +143,15 @@ describe('waitForRateLimit and reportRateLimit', () => {
     controller.abort(reason);
     await expect(waitForRateLimit(broken, KEY, controller.signal, WAIT)).rejects.toBe(reason);
   });
+
+  it('end the wait when the signal aborts, even on a limiter that never answers nor listens (a stalled store)', async () => {
+    const stalled: RateLimiter = { wait: () => new Promise<void>(() => {}), update: () => {} };
+    const controller = new AbortController();
+    const waiting = waitForRateLimit(stalled, KEY, controller.signal, WAIT);
+    const reason = new Error('caller gave up');
+    controller.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+  });
 });
 
 describe('Transport with the default limiter', () => {
