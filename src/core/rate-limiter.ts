@@ -156,10 +156,12 @@ export function waitForRateLimit(
     return undefined;
   }
   if (waiting === undefined) return undefined;
-  const settled = Promise.resolve(waiting).catch(() => {
-    if (signal?.aborted) throw signal.reason;
-  });
-  // The abort ends the wait at once, even when the limiter does not listen to the signal (a stalled store).
+  // A limiter failure lets the call go; an abort ends the wait at once, even when the limiter does
+  // not listen to the signal (a stalled store). `settled` never rejects: nothing is left unhandled.
+  const settled = Promise.resolve(waiting).then(
+    () => undefined,
+    () => undefined,
+  );
   return signal ? untilAborted(settled, signal) : settled;
 }
 
