@@ -53,17 +53,28 @@ export function unknownBucket(): BucketState {
 }
 
 /**
+ * How long a call waits, once the reported window has passed and a whole bucket
+ * (`limit`) of calls has gone into the next one, before it looks again: the first
+ * answers of the new window report its `remaining` and reset meanwhile.
+ */
+export const NEW_WINDOW_POLL_MS = 200;
+
+/**
  * Takes one request from `state` at `nowMs`. Returns 0 when the call may go (its
- * slot is counted), or the milliseconds until the server's reset while the bucket
- * is known to be empty.
+ * slot is counted), the milliseconds until the server's reset while the bucket is
+ * known to be empty, or {@link NEW_WINDOW_POLL_MS} when the reset has passed and
+ * `limit` calls already went into the new window, whose state no answer reported yet
+ * (so calls queued behind an empty bucket do not all go at the reset).
  */
 export function takeFromBucket(state: BucketState, nowMs: number): number {
   if (!state.rolled && nowMs >= state.resetMs) {
     state.rolled = true;
     state.taken = 0;
   }
-  if (state.rolled) state.taken++;
-  else if (state.remaining > 0) state.remaining--;
+  if (state.rolled) {
+    if (state.limit > 0 && state.taken >= state.limit) return NEW_WINDOW_POLL_MS;
+    state.taken++;
+  } else if (state.remaining > 0) state.remaining--;
   else return state.resetMs - nowMs;
   if (state.limit === 0 || state.pending < state.limit) state.pending++;
   return 0;

@@ -3,6 +3,7 @@ import {
   type BucketState,
   DEFAULT_WAIT_OPTIONS,
   MAX_WAIT_ROUNDS,
+  NEW_WINDOW_POLL_MS,
   type RateLimiter,
   takeFromBucketOf,
   updateBucket,
@@ -47,7 +48,7 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
       for (let round = 0; round < MAX_WAIT_ROUNDS; round++) {
         if (signal?.aborted) throw signal.reason;
         const delayMs = await run(
-          ['EVAL', TAKE_FROM_BUCKET, 1, `${prefix}${key}`],
+          ['EVAL', TAKE_FROM_BUCKET, 1, `${prefix}${key}`, NEW_WINDOW_POLL_MS],
           (reply) => Number(reply),
           () => takeFromBucketOf(local, key, clock.now()),
         );

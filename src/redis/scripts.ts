@@ -7,24 +7,31 @@
  * and `pending`.
  */
 
-/** KEYS[1] the bucket. Returns 0 (go; the slot is counted) or the milliseconds until the reported reset. */
+/**
+ * KEYS[1] the bucket; ARGV[1] the poll interval. Returns 0 (go; the slot is counted),
+ * the milliseconds until the reported reset, or ARGV[1] when the reset has passed
+ * and `limit` calls already went into the new window (`NEW_WINDOW_POLL_MS`).
+ */
 export const TAKE_FROM_BUCKET = `local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'limit', 'pending')
+local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'limit', 'pending', 'taken')
 if not state[2] then
   redis.call('HSET', KEYS[1], 'limit', 0, 'remaining', 0, 'reset', 0, 'rolled', '1', 'taken', 0, 'pending', 0)
   redis.call('PEXPIRE', KEYS[1], 60000)
-  state = { '0', '0', '1', '0', '0' }
+  state = { '0', '0', '1', '0', '0', '0' }
 end
 local remaining = tonumber(state[1])
 local reset = tonumber(state[2])
 local rolled = state[3] == '1'
 local limit = tonumber(state[4])
+local taken = tonumber(state[6] or '0')
 if not rolled and now >= reset then
   rolled = true
+  taken = 0
   redis.call('HSET', KEYS[1], 'rolled', '1', 'taken', 0)
 end
 if rolled then
+  if limit > 0 and taken >= limit then return ARGV[1] end
   redis.call('HINCRBY', KEYS[1], 'taken', 1)
 elseif remaining > 0 then
   redis.call('HINCRBY', KEYS[1], 'remaining', -1)

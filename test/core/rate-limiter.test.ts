@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import {
   type BucketState,
   memoryRateLimiter,
+  NEW_WINDOW_POLL_MS,
   type RateLimiter,
   reportRateLimit,
   takeFromBucket,
@@ -41,11 +42,15 @@ describe('takeFromBucket and updateBucket', () => {
     expect(takeFromBucket(state, START + 1_000)).toBe(4_000);
   });
 
-  it('let calls go once the reset has passed, and count them against the next window reported', () => {
+  it('let a bucket of calls go once the reset has passed, count them against the next window reported, and hold the rest until it is', () => {
     const state = updateBucket(undefined, rateLimit(0, START + 1_000, 10));
-    for (let call = 0; call < 12; call++) expect(takeFromBucket(state, START + 1_000)).toBe(0);
-    expect(state).toMatchObject({ rolled: true, taken: 12 });
-    expect(updateBucket(state, rateLimit(9, START + 2_000, 10))).toMatchObject({ remaining: 0, resetMs: START + 2_000 });
+    for (let call = 0; call < 10; call++) expect(takeFromBucket(state, START + 1_000)).toBe(0);
+    // The eleventh and twelfth would collect 429s: they look again once the first answers may have come.
+    expect([takeFromBucket(state, START + 1_000), takeFromBucket(state, START + 1_100)]).toEqual([NEW_WINDOW_POLL_MS, NEW_WINDOW_POLL_MS]);
+    expect(state).toMatchObject({ rolled: true, taken: 10 });
+    const next = updateBucket(state, rateLimit(9, START + 2_000, 10));
+    expect(next).toMatchObject({ remaining: 0, resetMs: START + 2_000 });
+    expect(takeFromBucket(next, START + 1_200)).toBe(800); // then they wait for the new window's reset
   });
 
   it('keep the lower remaining of one window, ignore stale responses, and open a new window on a later reset', () => {
@@ -84,6 +89,15 @@ describe('memoryRateLimiter', () => {
     expect(settled).toEqual([0, 1]);
     expect(clock.sleeps).toEqual([3_000, 3_000]);
     void waits;
+  });
+
+  it('lets one bucket of queued calls go at the reset, and holds the rest until the new window is reported', async () => {
+    const clock = createFakeClock(START, { holdSleeps: true });
+    const limiter = memoryRateLimiter(clock);
+    limiter.update(KEY, rateLimit(0, START - 1, 3)); // a bucket of 3, whose reset has just passed
+    const went = [0, 1, 2, 3, 4].map((index) => limiter.wait(KEY, undefined, WAIT) === undefined);
+    expect(went).toEqual([true, true, true, false, false]);
+    expect(clock.sleeps).toEqual([NEW_WINDOW_POLL_MS, NEW_WINDOW_POLL_MS]);
   });
 
   it('sleeps until the reset on the injected clock, then lets the call go', async () => {

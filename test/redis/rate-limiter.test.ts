@@ -1,5 +1,6 @@
 import { createRedisRateLimiter } from 'idplatform/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { NEW_WINDOW_POLL_MS } from '../../src/core/rate-limiter.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
@@ -76,6 +77,17 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     for (let call = 0; call < 4; call++) await limiter.wait(KEY, undefined, WAIT);
     await limiter.update(KEY, { limit: 50, remaining: 49, reset: new Date(reset + 2_000) });
     expect(await state()).toEqual(['46', String(reset + 2_000)]);
+  });
+
+  it('lets one bucket of calls go after the reset, then makes the rest look again until the new window is reported', async () => {
+    const clock = createFakeClock();
+    const limiter = createRedisRateLimiter(redis.client, { clock });
+    await limiter.update(KEY, { limit: 3, remaining: 0, reset: new Date(Date.now() - 1_000) }); // a reset Redis's clock has passed
+    for (let call = 0; call < 3; call++) await limiter.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toEqual([]);
+    await limiter.wait(KEY, undefined, { maxDelayMs: 500 }); // looks twice, then goes: the server's 429 decides
+    expect(clock.sleeps).toEqual([NEW_WINDOW_POLL_MS, NEW_WINDOW_POLL_MS]);
+    expect(await redis.command('HGET', KEY, 'taken')).toBe('3');
   });
 
   it('does not sleep a wait longer than maxDelayMs: the call goes, for the server’s 429 to decide', async () => {
