@@ -95,7 +95,7 @@ describe('memoryRateLimiter', () => {
     const clock = createFakeClock(START, { holdSleeps: true });
     const limiter = memoryRateLimiter(clock);
     limiter.update(KEY, rateLimit(0, START - 1, 3)); // a bucket of 3, whose reset has just passed
-    const went = [0, 1, 2, 3, 4].map((index) => limiter.wait(KEY, undefined, WAIT) === undefined);
+    const went = Array.from({ length: 5 }, () => limiter.wait(KEY, undefined, WAIT) === undefined);
     expect(went).toEqual([true, true, true, false, false]);
     expect(clock.sleeps).toEqual([NEW_WINDOW_POLL_MS, NEW_WINDOW_POLL_MS]);
   });
