@@ -26,6 +26,13 @@ export interface RateLimiter {
   wait(key: string, signal?: AbortSignal, options?: RateLimiterWaitOptions): void | Promise<void>;
   /** Records the bucket state a response reported for `key`. */
   update(key: string, rateLimit: RateLimit): void | Promise<void>;
+  /**
+   * Optional: a call `wait` let go under `key` ended without a rate-limit answer (a
+   * network error, a timeout, an abort, a failed token, a response without
+   * `X-RateLimit-*`), so it no longer counts as in flight. Without it, such calls
+   * count against every next window until as many answers came back.
+   */
+  release?(key: string): void | Promise<void>;
 }
 
 /** The bound of a wait when the caller gives none: the default `retry.maxDelayMs`. */
@@ -78,6 +85,11 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
   else return state.resetMs - nowMs;
   if (state.limit === 0 || state.pending < state.limit) state.pending++;
   return 0;
+}
+
+/** A call counted in flight by {@link takeFromBucket} ended without a rate-limit answer. */
+export function releaseFromBucket(state: BucketState | undefined): void {
+  if (state !== undefined && state.pending > 0) state.pending--;
 }
 
 /** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */
@@ -141,6 +153,9 @@ export function memoryRateLimiter(clock: Clock): RateLimiter {
     update(key, rateLimit) {
       buckets.set(key, updateBucket(buckets.get(key), rateLimit));
     },
+    release(key) {
+      releaseFromBucket(buckets.get(key));
+    },
   };
 }
 
@@ -176,11 +191,15 @@ export function waitForRateLimit(
   return signal ? untilAborted(settled, signal) : settled;
 }
 
-/** Passes a response's rate limit to `limiter.update`, ignoring the limiter's failures (the call has its answer). */
+/**
+ * Passes a response's rate limit to `limiter.update`, or, for an answer without one,
+ * releases the call's slot (`limiter.release`), ignoring the limiter's failures
+ * (the call has its answer).
+ */
 export function reportRateLimit(limiter: RateLimiter, key: string, rateLimit: RateLimit | undefined): void {
-  if (rateLimit === undefined) return;
   try {
-    Promise.resolve(limiter.update(key, rateLimit)).catch(() => {});
+    const reported = rateLimit === undefined ? limiter.release?.(key) : limiter.update(key, rateLimit);
+    if (reported !== undefined) Promise.resolve(reported).catch(() => {});
   } catch {
     // A synchronous failure is ignored the same way.
   }

@@ -111,17 +111,32 @@ export class Transport {
     const timeoutMs = isValidTimeout(requested) ? requested : undefined; // an invalid one is refused by `exchange`
     const paced = this.#paced(signal, waitOptions);
     if (paced) await paced;
-    let token = await tokens.getToken(signal, timeoutMs);
+    let token = await this.#tokenFor(signal, timeoutMs);
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
       await this.#paced(signal, waitOptions);
-      token = await tokens.getToken(signal, timeoutMs);
+      token = await this.#tokenFor(signal, timeoutMs);
       answer = await this.#send(request, token);
     }
     const { response, body } = answer;
     if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
     if (!this.#settings.validateResponses) return body as T;
     return (request.callerSchema ? parseWithCallerSchema : validateResponse)(request.schema, body, [token]);
+  }
+
+  /** The token of a call the limiter let go: a failure gives its slot back (nothing was sent). */
+  async #tokenFor(signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<string> {
+    try {
+      return await this.#settings.tokens.getToken(signal, timeoutMs);
+    } catch (error) {
+      this.#releaseSlot();
+      throw error;
+    }
+  }
+
+  /** The call the limiter let go ended without a rate-limit answer: it no longer counts as in flight. */
+  #releaseSlot(): void {
+    reportRateLimit(this.#rateLimiter, this.#rateLimitKey, undefined);
   }
 
   /** `token` and its checked `Authorization` value, kept for the last token. */
@@ -157,23 +172,30 @@ export class Transport {
    * reports the answer's rate limit to the limiter and to the caller's `onResponse`.
    */
   async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
-    const checking = this.#checkScope(token, request.scope);
-    if (checking) await checking;
-    const { options } = request;
-    const bearer = this.#bearerOf(token);
-    const callerHeaders = options?.headers;
-    const byInstance = callerHeaders === undefined ? this.#httpOf(bearer) : undefined;
-    const answer = await exchange(byInstance ?? this.#http, {
-      method: request.method,
-      path: request.path,
-      searchParams: toSearchParams(request.query),
-      body: request.body,
-      // The caller's headers (checked: a string or array would otherwise spread into one header per
-      // character), then the bearer token; names are lower-case, so a caller's `Authorization` is replaced.
-      headers: byInstance ? undefined : { ...(callerHeaders && checkedHeaders(callerHeaders)), authorization: bearer.header },
-      timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
-      signal: options?.signal,
-    });
+    let answer: Exchange;
+    try {
+      const checking = this.#checkScope(token, request.scope);
+      if (checking) await checking;
+      const { options } = request;
+      const bearer = this.#bearerOf(token);
+      const callerHeaders = options?.headers;
+      const byInstance = callerHeaders === undefined ? this.#httpOf(bearer) : undefined;
+      answer = await exchange(byInstance ?? this.#http, {
+        method: request.method,
+        path: request.path,
+        searchParams: toSearchParams(request.query),
+        body: request.body,
+        // The caller's headers (checked: a string or array would otherwise spread into one header per
+        // character), then the bearer token; names are lower-case, so a caller's `Authorization` is replaced.
+        headers: byInstance ? undefined : { ...(callerHeaders && checkedHeaders(callerHeaders)), authorization: bearer.header },
+        timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
+        signal: options?.signal,
+      });
+    } catch (error) {
+      this.#releaseSlot(); // not sent (scope, headers), or no answer (network, timeout, abort)
+      throw error;
+    }
+    // Reported to the limiter: the answer's rate limit, or, without one, the call's slot given back.
     const rateLimit = parseRateLimit(answer.response.headers);
     reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit);
     try {

@@ -5,13 +5,14 @@ import {
   MAX_WAIT_ROUNDS,
   NEW_WINDOW_POLL_MS,
   type RateLimiter,
+  releaseFromBucket,
   takeFromBucketOf,
   updateBucket,
 } from '../core/rate-limiter.js';
 import type { RedisClientLike } from './client.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
 import type { RedisAdapterOptions } from './options.js';
-import { TAKE_FROM_BUCKET, UPDATE_BUCKET } from './scripts.js';
+import { RELEASE_FROM_BUCKET, TAKE_FROM_BUCKET, UPDATE_BUCKET } from './scripts.js';
 
 /** Options of {@link createRedisRateLimiter}. */
 export interface RedisRateLimiterOptions extends RedisAdapterOptions {
@@ -62,6 +63,14 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
       const { limit, remaining, reset } = rateLimit;
       await run(
         ['EVAL', UPDATE_BUCKET, 1, `${prefix}${key}`, limit, remaining, reset.getTime()],
+        () => undefined,
+        () => undefined,
+      );
+    },
+    async release(key) {
+      releaseFromBucket(local.get(key));
+      await run(
+        ['EVAL', RELEASE_FROM_BUCKET, 1, `${prefix}${key}`],
         () => undefined,
         () => undefined,
       );

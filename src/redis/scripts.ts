@@ -41,6 +41,11 @@ end
 if limit == 0 or tonumber(state[5] or '0') < limit then redis.call('HINCRBY', KEYS[1], 'pending', 1) end
 return 0`;
 
+/** KEYS[1] the bucket: a call counted in flight ended without a rate-limit answer (`releaseFromBucket`). */
+export const RELEASE_FROM_BUCKET = `local pending = tonumber(redis.call('HGET', KEYS[1], 'pending') or '0')
+if pending > 0 then redis.call('HINCRBY', KEYS[1], 'pending', -1) end
+return 0`;
+
 /** KEYS[1] the bucket; ARGV limit, remaining, reset (epoch ms) of a response. Kept a minute past the reset. */
 export const UPDATE_BUCKET = `local limit = tonumber(ARGV[1])
 local remaining = tonumber(ARGV[2])

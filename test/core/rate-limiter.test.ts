@@ -100,6 +100,19 @@ describe('memoryRateLimiter', () => {
     expect(clock.sleeps).toEqual([NEW_WINDOW_POLL_MS, NEW_WINDOW_POLL_MS]);
   });
 
+  it('does not count calls released without a rate-limit answer against the next window', async () => {
+    const clock = createFakeClock(START, { holdSleeps: true });
+    const limiter = memoryRateLimiter(clock);
+    limiter.update(KEY, rateLimit(10, START + 1_000, 10));
+    for (let call = 0; call < 5; call++) {
+      expect(limiter.wait(KEY, undefined, WAIT)).toBeUndefined();
+      limiter.release?.(KEY); // a network error: no answer
+    }
+    limiter.update(KEY, rateLimit(9, START + 2_000, 10)); // the next window, reported before the first one's reset passed here
+    const went = Array.from({ length: 10 }, () => limiter.wait(KEY, undefined, WAIT) === undefined);
+    expect(went.filter(Boolean)).toHaveLength(9);
+  });
+
   it('sleeps until the reset on the injected clock, then lets the call go', async () => {
     const clock = createFakeClock(START);
     const limiter = memoryRateLimiter(clock);
@@ -198,6 +211,58 @@ describe('Transport with the default limiter', () => {
     await get();
     expect(clock.sleeps).toEqual([10_000]);
     expect(requests).toHaveLength(2);
+  });
+
+  it('gives the limiter back the slot of a call that got no rate-limit answer (network error, a response without headers)', async () => {
+    const reported: string[] = [];
+    const limiter: RateLimiter = {
+      wait: () => {
+        reported.push('wait');
+      },
+      update: () => {
+        reported.push('update');
+      },
+      release: () => {
+        reported.push('release');
+      },
+    };
+    let answer: 'network error' | 'no headers' | 'headers' = 'network error';
+    server.use(
+      http.get(`${API}/things`, () => {
+        if (answer === 'network error') return HttpResponse.error();
+        const headers: Record<string, string> =
+          answer === 'headers' ? { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1900000000' } : {};
+        return HttpResponse.json({ ok: true }, { headers });
+      }),
+    );
+    const transport = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider('token-1'),
+      retry: resolveRetryPolicy(false),
+      timeoutMs: 1_000,
+      validateResponses: true,
+      clock: createFakeClock(START),
+      rateLimiter: limiter,
+    });
+    const get = () => transport.request({ method: 'GET', path: 'things', schema: Body });
+    await expect(get()).rejects.toThrow('failed');
+    answer = 'no headers';
+    await get();
+    answer = 'headers';
+    await get();
+    expect(reported).toEqual(['wait', 'release', 'wait', 'release', 'wait', 'update']);
+    const failingToken = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider(() => Promise.reject(new Error('vault down'))),
+      retry: resolveRetryPolicy(false),
+      timeoutMs: 1_000,
+      validateResponses: true,
+      clock: createFakeClock(START),
+      rateLimiter: limiter,
+    });
+    reported.length = 0;
+    await expect(failingToken.request({ method: 'GET', path: 'things', schema: Body })).rejects.toThrow();
+    expect(reported).toEqual(['wait', 'release']);
   });
 
   it('uses the rateLimiter it is given, with the base URL as key and the client’s maxDelayMs', async () => {

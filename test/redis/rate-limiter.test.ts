@@ -90,6 +90,19 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     expect(await redis.command('HGET', KEY, 'taken')).toBe('3');
   });
 
+  it('gives a slot back on release (a call without a rate-limit answer), never below zero', async () => {
+    const limiter = createRedisRateLimiter(redis.client);
+    await limiter.update(KEY, { limit: 50, remaining: 10, reset: new Date(Date.now() + 30_000) });
+    await limiter.wait(KEY, undefined, WAIT);
+    await limiter.wait(KEY, undefined, WAIT);
+    expect(await redis.command('HGET', KEY, 'pending')).toBe('2');
+    await limiter.release?.(KEY);
+    expect(await redis.command('HGET', KEY, 'pending')).toBe('1');
+    await limiter.release?.(KEY);
+    await limiter.release?.(KEY);
+    expect(await redis.command('HGET', KEY, 'pending')).toBe('0');
+  });
+
   it('does not sleep a wait longer than maxDelayMs: the call goes, for the server’s 429 to decide', async () => {
     const clock = createFakeClock();
     const limiter = createRedisRateLimiter(redis.client, { clock });
