@@ -111,11 +111,20 @@ export class Transport {
     const timeoutMs = isValidTimeout(requested) ? requested : undefined; // an invalid one is refused by `exchange`
     const paced = this.#paced(signal, waitOptions);
     if (paced) await paced;
-    let token = await this.#tokenFor(signal, timeoutMs);
+    let token: string;
+    try {
+      token = await tokens.getToken(signal, timeoutMs);
+    } catch (error) {
+      throw this.#releasedSlot(error); // nothing was sent
+    }
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
       await this.#paced(signal, waitOptions);
-      token = await this.#tokenFor(signal, timeoutMs);
+      try {
+        token = await tokens.getToken(signal, timeoutMs);
+      } catch (error) {
+        throw this.#releasedSlot(error);
+      }
       answer = await this.#send(request, token);
     }
     const { response, body } = answer;
@@ -124,19 +133,13 @@ export class Transport {
     return (request.callerSchema ? parseWithCallerSchema : validateResponse)(request.schema, body, [token]);
   }
 
-  /** The token of a call the limiter let go: a failure gives its slot back (nothing was sent). */
-  async #tokenFor(signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<string> {
-    try {
-      return await this.#settings.tokens.getToken(signal, timeoutMs);
-    } catch (error) {
-      this.#releaseSlot();
-      throw error;
-    }
-  }
-
-  /** The call the limiter let go ended without a rate-limit answer: it no longer counts as in flight. */
-  #releaseSlot(): void {
+  /**
+   * The call the limiter let go ended without a rate-limit answer (`error`): its slot
+   * is given back, so it no longer counts as in flight. Returns `error`, to throw.
+   */
+  #releasedSlot(error: unknown): unknown {
     reportRateLimit(this.#rateLimiter, this.#rateLimitKey, undefined);
+    return error;
   }
 
   /** `token` and its checked `Authorization` value, kept for the last token. */
@@ -192,8 +195,7 @@ export class Transport {
         signal: options?.signal,
       });
     } catch (error) {
-      this.#releaseSlot(); // not sent (scope, headers), or no answer (network, timeout, abort)
-      throw error;
+      throw this.#releasedSlot(error); // not sent (scope, headers), or no answer (network, timeout, abort)
     }
     // Reported to the limiter: the answer's rate limit, or, without one, the call's slot given back.
     const rateLimit = parseRateLimit(answer.response.headers);
