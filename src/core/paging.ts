@@ -104,7 +104,11 @@ export interface PagedList<T> {
  * the iteration carries `progress` (records yielded, and the failed request's
  * `page` and `per_page`), so the caller can resume.
  *
- * `startPage` resumes at record `startPage * perPage`; `onPage` is told after each
+ * `startPage` resumes at record `startPage * perPage`. A server that caps the page
+ * size answers that request with its own page `startPage` (records before the resume
+ * point): it is placed by the size the answer reports (`servedPerPage`), or by
+ * `total` when the page is not the last; a capped page that is also the last one
+ * can be told apart only by `servedPerPage`. `onPage` is told after each
  * completed page (see {@link PageProgress}); with `onLimit: 'stop'` and an `onPage`,
  * the iterator asks the server once whether records lie past the window, to say so
  * in `limitReached`.
@@ -160,7 +164,9 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     const asks = window?.onLimit === 'throw' || onPage !== undefined;
     const endProgress = { yielded: offset, page: Math.floor(offset / perPage), per_page: perPage };
     const limitReached = atWindowEnd && asks && last !== undefined && (await withProgress(window.hasMoreAfter(last), endProgress));
-    if (onPage && (!more || atWindowEnd || offset % pageSize === 0)) await onPage({ page, records: offset, total, limitReached });
+    // A page is reported done once its records were yielded (a capped page wholly before a resume point yields none).
+    const finishedPage = fresh.length > 0 && offset % pageSize === 0;
+    if (onPage && (!more || atWindowEnd || finishedPage)) await onPage({ page, records: offset, total, limitReached });
     if (limitReached && window?.onLimit === 'throw') throw withProgressOn(new PagingLimitError(offset), endProgress);
     if (!more || atWindowEnd) return;
   }

@@ -72,6 +72,16 @@ describe('iteratePages', () => {
     },
   );
 
+  it('reports no page done (onPage) for a capped page that lies wholly before the resume point', async () => {
+    const { fetchPage } = list(400, { cap: 30 });
+    const pages: number[] = [];
+    const { seen } = await collect(
+      iteratePages({ perPage: 50, startPage: 5, fetchPage, onPage: ({ records }) => void pages.push(records) }),
+    );
+    expect(seen[0]).toBe(250);
+    expect(pages[0]).toBe(300); // the first report comes once page 5's records were yielded
+  });
+
   it('is lazy: a page is fetched only when its first record is asked for', async () => {
     const { calls, fetchPage } = list(1000);
     for await (const item of iteratePages({ perPage: 50, fetchPage })) if (item === 4) break;

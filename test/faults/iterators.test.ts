@@ -125,4 +125,10 @@ describe('actions iterator (with total)', () => {
     server.next(ACTIONS, ...Array.from({ length: 5 }, () => fixedPageSize(3)));
     expect(await collect(iterators.actions(5))).toEqual(actions);
   });
+
+  it('resumes on a server that caps per_page, its capped page also the last: placed by the per_page it answers', async () => {
+    // page 1 of 4 asked; the server answers its page 1 of 3 (records 3..5), which `total` alone would take for 4..6.
+    server.next(ACTIONS, ...Array.from({ length: 5 }, () => fixedPageSize(3)));
+    expect(await collect(client.actions.modules.iterateActions(MODULE, { per_page: 4, page: 1 }))).toEqual(actions.slice(4));
+  });
 });

@@ -157,8 +157,9 @@ export class ActionModules {
       startPage: page,
       onPage,
       fetchPage: async (page, size) => {
-        const { actions, total } = await this.listActions(id, { page, per_page: size }, options);
-        return { items: actions, total };
+        // The answer's `per_page` is the page size the server used: a server that caps it is placed right.
+        const { actions, total, per_page: servedPerPage } = await this.listActions(id, { page, per_page: size }, options);
+        return { items: actions, total, servedPerPage };
       },
     });
   }
