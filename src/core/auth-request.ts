@@ -104,16 +104,19 @@ function toAuthApiError(response: Response, receivedBody: unknown, secrets: read
   });
 }
 
-/** An auth-param of a challenge by name (RFC 9110, 11.2): `name="quoted \\"string\\""` or `name=token`. */
-const CHALLENGE_PARAMS = {
-  error: /(?:^|[\s,])error=(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/i,
-  error_description: /(?:^|[\s,])error_description=(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/i,
-} as const;
+/**
+ * The auth-params of a challenge, left to right (RFC 9110, 11.2): `name="quoted
+ * \\"string\\""` or `name=token`. A quoted value is consumed whole, so text inside
+ * it (`realm="x, error=y"`) is never read as a parameter of its own.
+ */
+const AUTH_PARAM = /([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g;
 
 /** The value of the auth-param `name` of a challenge (`error="invalid_token"`), or `undefined`. */
-function challengeParam(challenge: string, name: keyof typeof CHALLENGE_PARAMS): string | undefined {
-  const match = CHALLENGE_PARAMS[name].exec(challenge);
-  if (match === null) return undefined;
-  const value = match[1] === undefined ? match[2] : match[1].replace(/\\(.)/g, '$1');
-  return value === '' ? undefined : value;
+function challengeParam(challenge: string, name: 'error' | 'error_description'): string | undefined {
+  for (const [, param, quoted, token] of challenge.matchAll(AUTH_PARAM)) {
+    if (param?.toLowerCase() !== name) continue;
+    const value = quoted === undefined ? token : quoted.replace(/\\(.)/g, '$1');
+    return value === '' ? undefined : value;
+  }
+  return undefined;
 }

@@ -50,13 +50,15 @@ export interface BucketState {
   remaining: number;
   resetMs: number;
   rolled: boolean;
+  /** When the reset was seen to have passed (0 until it was). */
+  rolledAtMs: number;
   taken: number;
   pending: number;
 }
 
 /** A bucket nothing is known about yet. */
 export function unknownBucket(): BucketState {
-  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, taken: 0, pending: 0 };
+  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, rolledAtMs: 0, taken: 0, pending: 0 };
 }
 
 /**
@@ -67,19 +69,29 @@ export function unknownBucket(): BucketState {
 export const NEW_WINDOW_POLL_MS = 200;
 
 /**
+ * How long after the reset calls beyond the first bucket are held for the new
+ * window's first answer: if none comes by then (those calls failed, or a server whose
+ * clock lags answered 429 with the old reset), calls go again and the server decides.
+ */
+export const NEW_WINDOW_HOLD_MS = 1_000;
+
+/**
  * Takes one request from `state` at `nowMs`. Returns 0 when the call may go (its
  * slot is counted), the milliseconds until the server's reset while the bucket is
  * known to be empty, or {@link NEW_WINDOW_POLL_MS} when the reset has passed and
  * `limit` calls already went into the new window, whose state no answer reported yet
- * (so calls queued behind an empty bucket do not all go at the reset).
+ * (so calls queued behind an empty bucket do not all go at the reset), for at most
+ * {@link NEW_WINDOW_HOLD_MS} after the reset was seen.
  */
 export function takeFromBucket(state: BucketState, nowMs: number): number {
   if (!state.rolled && nowMs >= state.resetMs) {
     state.rolled = true;
+    state.rolledAtMs = nowMs;
     state.taken = 0;
   }
   if (state.rolled) {
-    if (state.limit > 0 && state.taken >= state.limit) return NEW_WINDOW_POLL_MS;
+    const held = state.limit > 0 && state.taken >= state.limit && nowMs - state.rolledAtMs < NEW_WINDOW_HOLD_MS;
+    if (held) return NEW_WINDOW_POLL_MS;
     state.taken++;
   } else if (state.remaining > 0) state.remaining--;
   else return state.resetMs - nowMs;
@@ -119,7 +131,7 @@ export function updateBucket(state: BucketState | undefined, rateLimit: RateLimi
     return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining), pending };
   }
   const remaining = state?.rolled ? Math.min(rateLimit.remaining, limit - state.taken) : rateLimit.remaining - pending;
-  return { limit, remaining: Math.max(0, remaining), resetMs, rolled: false, taken: 0, pending };
+  return { limit, remaining: Math.max(0, remaining), resetMs, rolled: false, rolledAtMs: 0, taken: 0, pending };
 }
 
 /** The most times one call waits for the bucket (another caller may take the slot a wait freed). */
@@ -184,11 +196,19 @@ export function waitForRateLimit(
   if (waiting === undefined) return undefined;
   // A limiter failure lets the call go; an abort ends the wait at once, even when the limiter does
   // not listen to the signal (a stalled store). `settled` never rejects: nothing is left unhandled.
+  let abandoned = false;
   const settled = Promise.resolve(waiting).then(
-    () => undefined,
+    () => {
+      // The limiter gave a slot after the caller had left: the call is never sent, so it goes back.
+      if (abandoned) reportRateLimit(limiter, key, undefined);
+    },
     () => undefined,
   );
-  return signal ? untilAborted(settled, signal) : settled;
+  if (!signal) return settled;
+  return untilAborted(settled, signal).catch((reason: unknown) => {
+    abandoned = true;
+    throw reason;
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   type BucketState,
   DEFAULT_WAIT_OPTIONS,
   MAX_WAIT_ROUNDS,
+  NEW_WINDOW_HOLD_MS,
   NEW_WINDOW_POLL_MS,
   type RateLimiter,
   releaseFromBucket,
@@ -49,7 +50,7 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
       for (let round = 0; round < MAX_WAIT_ROUNDS; round++) {
         if (signal?.aborted) throw signal.reason;
         const delayMs = await run(
-          ['EVAL', TAKE_FROM_BUCKET, 1, `${prefix}${key}`, NEW_WINDOW_POLL_MS],
+          ['EVAL', TAKE_FROM_BUCKET, 1, `${prefix}${key}`, NEW_WINDOW_POLL_MS, NEW_WINDOW_HOLD_MS],
           (reply) => Number(reply),
           () => takeFromBucketOf(local, key, clock.now()),
         );

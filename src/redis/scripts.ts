@@ -8,30 +8,33 @@
  */
 
 /**
- * KEYS[1] the bucket; ARGV[1] the poll interval. Returns 0 (go; the slot is counted),
- * the milliseconds until the reported reset, or ARGV[1] when the reset has passed
- * and `limit` calls already went into the new window (`NEW_WINDOW_POLL_MS`).
+ * KEYS[1] the bucket; ARGV[1] the poll interval, ARGV[2] the hold. Returns 0 (go; the
+ * slot is counted), the milliseconds until the reported reset, or ARGV[1] when the
+ * reset has passed less than ARGV[2] ms ago and `limit` calls already went into the
+ * new window (`NEW_WINDOW_POLL_MS`, `NEW_WINDOW_HOLD_MS`).
  */
 export const TAKE_FROM_BUCKET = `local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'limit', 'pending', 'taken')
+local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'limit', 'pending', 'taken', 'rolled_at')
 if not state[2] then
-  redis.call('HSET', KEYS[1], 'limit', 0, 'remaining', 0, 'reset', 0, 'rolled', '1', 'taken', 0, 'pending', 0)
+  redis.call('HSET', KEYS[1], 'limit', 0, 'remaining', 0, 'reset', 0, 'rolled', '1', 'taken', 0, 'pending', 0, 'rolled_at', 0)
   redis.call('PEXPIRE', KEYS[1], 60000)
-  state = { '0', '0', '1', '0', '0', '0' }
+  state = { '0', '0', '1', '0', '0', '0', '0' }
 end
 local remaining = tonumber(state[1])
 local reset = tonumber(state[2])
 local rolled = state[3] == '1'
 local limit = tonumber(state[4])
 local taken = tonumber(state[6] or '0')
+local rolledAt = tonumber(state[7] or '0')
 if not rolled and now >= reset then
   rolled = true
   taken = 0
-  redis.call('HSET', KEYS[1], 'rolled', '1', 'taken', 0)
+  rolledAt = now
+  redis.call('HSET', KEYS[1], 'rolled', '1', 'taken', 0, 'rolled_at', now)
 end
 if rolled then
-  if limit > 0 and taken >= limit then return ARGV[1] end
+  if limit > 0 and taken >= limit and now - rolledAt < tonumber(ARGV[2]) then return ARGV[1] end
   redis.call('HINCRBY', KEYS[1], 'taken', 1)
 elseif remaining > 0 then
   redis.call('HINCRBY', KEYS[1], 'remaining', -1)

@@ -126,6 +126,13 @@ describe('userInfo.get', () => {
       .userInfo.get('user-access-token')
       .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 401, error: 'invalid_token', errorDescription: 'The access token "expired"' });
+    // A parameter's name inside another's quoted value is not a parameter.
+    const quoted = 'Bearer realm="x, error=forged", error_description="see error=abc", error="insufficient_scope"';
+    server.use(http.get(`${ORIGIN}/userinfo`, () => new HttpResponse(null, { status: 401, headers: { 'www-authenticate': quoted } })));
+    const second = await client()
+      .userInfo.get('user-access-token')
+      .catch((caught: unknown) => caught);
+    expect(second).toMatchObject({ error: 'insufficient_scope', errorDescription: 'see error=abc' });
   });
 
   it('refuses an empty token', async () => {

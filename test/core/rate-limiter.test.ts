@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import {
   type BucketState,
   memoryRateLimiter,
+  NEW_WINDOW_HOLD_MS,
   NEW_WINDOW_POLL_MS,
   type RateLimiter,
   reportRateLimit,
@@ -53,6 +54,13 @@ describe('takeFromBucket and updateBucket', () => {
     expect(takeFromBucket(next, START + 1_200)).toBe(800); // then they wait for the new window's reset
   });
 
+  it('hold calls beyond the first bucket for NEW_WINDOW_HOLD_MS at most: with no answer by then (they failed), calls go', () => {
+    const state = updateBucket(undefined, rateLimit(0, START + 1_000, 2));
+    expect([takeFromBucket(state, START + 1_000), takeFromBucket(state, START + 1_000)]).toEqual([0, 0]);
+    expect(takeFromBucket(state, START + 1_000 + NEW_WINDOW_HOLD_MS - 1)).toBe(NEW_WINDOW_POLL_MS);
+    expect(takeFromBucket(state, START + 1_000 + NEW_WINDOW_HOLD_MS)).toBe(0);
+  });
+
   it('keep the lower remaining of one window, ignore stale responses, and open a new window on a later reset', () => {
     let state: BucketState = updateBucket(undefined, rateLimit(10, START + 5_000));
     state = updateBucket(state, rateLimit(20, START + 5_000));
@@ -60,7 +68,7 @@ describe('takeFromBucket and updateBucket', () => {
     state = updateBucket(state, rateLimit(3, START + 4_000));
     expect(state.remaining).toBe(10);
     state = updateBucket(state, rateLimit(49, START + 6_000));
-    expect(state).toEqual({ limit: 50, remaining: 49, resetMs: START + 6_000, rolled: false, taken: 0, pending: 0 });
+    expect(state).toEqual({ limit: 50, remaining: 49, resetMs: START + 6_000, rolled: false, rolledAtMs: 0, taken: 0, pending: 0 });
   });
 
   it('count the calls still in flight against a new window reported before the old one’s reset', () => {
@@ -169,6 +177,29 @@ describe('waitForRateLimit and reportRateLimit', () => {
     const reason = new Error('stop');
     controller.abort(reason);
     await expect(waitForRateLimit(broken, KEY, controller.signal, WAIT)).rejects.toBe(reason);
+  });
+
+  it('give back a slot the limiter grants after the caller aborted (a slow store): the call is never sent', async () => {
+    let grant: () => void = () => {};
+    const released: string[] = [];
+    const slow: RateLimiter = {
+      wait: () =>
+        new Promise<void>((resolve) => {
+          grant = resolve;
+        }),
+      update: () => {},
+      release: (key) => {
+        released.push(key);
+      },
+    };
+    const controller = new AbortController();
+    const waiting = waitForRateLimit(slow, KEY, controller.signal, WAIT);
+    controller.abort(new Error('caller gave up'));
+    await expect(waiting).rejects.toThrow('caller gave up');
+    expect(released).toEqual([]);
+    grant();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(released).toEqual([KEY]);
   });
 
   it('end the wait when the signal aborts, even on a limiter that never answers nor listens (a stalled store)', async () => {

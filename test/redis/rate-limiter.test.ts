@@ -1,6 +1,6 @@
 import { createRedisRateLimiter } from 'idplatform/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NEW_WINDOW_POLL_MS } from '../../src/core/rate-limiter.js';
+import { NEW_WINDOW_HOLD_MS, NEW_WINDOW_POLL_MS } from '../../src/core/rate-limiter.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
@@ -88,6 +88,11 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     await limiter.wait(KEY, undefined, { maxDelayMs: 500 }); // looks twice, then goes: the server's 429 decides
     expect(clock.sleeps).toEqual([NEW_WINDOW_POLL_MS, NEW_WINDOW_POLL_MS]);
     expect(await redis.command('HGET', KEY, 'taken')).toBe('3');
+    // No answer NEW_WINDOW_HOLD_MS after the reset was seen (those calls failed): calls go again.
+    const rolledAt = Number(await redis.command('HGET', KEY, 'rolled_at'));
+    await redis.command('HSET', KEY, 'rolled_at', String(rolledAt - NEW_WINDOW_HOLD_MS));
+    await limiter.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toHaveLength(2);
   });
 
   it('gives a slot back on release (a call without a rate-limit answer), never below zero', async () => {
