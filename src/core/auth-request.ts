@@ -89,13 +89,11 @@ function toAuthApiError(response: Response, receivedBody: unknown, secrets: read
   const failed = readFailedResponse(response, receivedBody, secrets);
   if (failed.redirected) return new AuthApiError({ ...failed, error: failed.statusText, errorDescription: REDIRECT_REFUSED });
   const error = failed.member('error') ?? failed.member('code');
-  if (error === undefined) {
-    // A bearer-token error (RFC 6750, 3) may come in the WWW-Authenticate header only, the body empty.
-    const challenge = failed.headers['www-authenticate'];
-    const challenged = challenge === undefined ? undefined : challengeParam(challenge, 'error');
-    if (challenged !== undefined) {
-      return new AuthApiError({ ...failed, error: challenged, errorDescription: challengeParam(challenge ?? '', 'error_description') });
-    }
+  // A bearer-token error (RFC 6750, 3) may come in the WWW-Authenticate header only, the body empty.
+  const challenge = failed.headers['www-authenticate'] ?? '';
+  const challenged = error === undefined ? challengeParam(challenge, 'error') : undefined;
+  if (challenged !== undefined) {
+    return new AuthApiError({ ...failed, error: challenged, errorDescription: challengeParam(challenge, 'error_description') });
   }
   return new AuthApiError({
     ...failed,

@@ -15,18 +15,25 @@ export interface RateLimit {
 export function parseRateLimit(headers: Headers): RateLimit | undefined {
   const limit = toNumber(headers.get('x-ratelimit-limit'));
   const remaining = toNumber(headers.get('x-ratelimit-remaining'));
-  const reset = toNumber(headers.get('x-ratelimit-reset'));
+  const reset = toResetDate(headers.get('x-ratelimit-reset'));
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-  const resetDate = new Date(reset * 1000);
-  // A reset too far out for a date (beyond ±275 760 years) is no reset at all: no NaN waits.
-  if (Number.isNaN(resetDate.getTime())) return undefined;
-  return { limit, remaining, reset: resetDate };
+  return { limit, remaining, reset };
 }
 
-function toNumber(value: string | null): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
+function toNumber(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
   const number = Number(value);
   return Number.isFinite(number) ? number : undefined;
+}
+
+/**
+ * `X-RateLimit-Reset` (UTC epoch seconds) as a date; `undefined` when it is not a
+ * number, or too far out for a date (beyond ±275 760 years): no reset, no NaN waits.
+ */
+function toResetDate(value: string | null | undefined): Date | undefined {
+  const seconds = toNumber(value);
+  const reset = seconds === undefined ? undefined : new Date(seconds * 1000);
+  return reset === undefined || Number.isNaN(reset.getTime()) ? undefined : reset;
 }
 
 /**
@@ -36,10 +43,8 @@ function toNumber(value: string | null): number | undefined {
  * too), else `Retry-After` (delay-seconds or an HTTP date), else `now`.
  */
 export function rateLimitOfTooManyRequests(headers: Readonly<Record<string, string>>, now: number): RateLimit {
-  const resetSeconds = toNumber(headers['x-ratelimit-reset'] ?? null);
-  const reset = resetSeconds === undefined ? undefined : new Date(resetSeconds * 1000);
-  if (reset !== undefined && !Number.isNaN(reset.getTime())) return { limit: 0, remaining: 0, reset };
-  return { limit: 0, remaining: 0, reset: new Date(now + (parseRetryAfter(headers['retry-after'], now) ?? 0)) };
+  const reset = toResetDate(headers['x-ratelimit-reset']) ?? new Date(now + (parseRetryAfter(headers['retry-after'], now) ?? 0));
+  return { limit: 0, remaining: 0, reset };
 }
 
 /** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds from `now`; `undefined` when absent or unreadable. */

@@ -200,7 +200,7 @@ export function waitForRateLimit(
   const settled = Promise.resolve(waiting).then(
     () => {
       // The limiter gave a slot after the caller had left: the call is never sent, so it goes back.
-      if (abandoned) reportRateLimit(limiter, key, undefined);
+      if (abandoned) releaseRateLimitSlot(limiter, key);
     },
     () => undefined,
   );
@@ -213,14 +213,31 @@ export function waitForRateLimit(
 
 /**
  * Passes a response's rate limit to `limiter.update`, or, for an answer without one,
- * releases the call's slot (`limiter.release`), ignoring the limiter's failures
- * (the call has its answer).
+ * releases the call's slot ({@link releaseRateLimitSlot}); the limiter's failures are
+ * ignored (the call has its answer).
  */
 export function reportRateLimit(limiter: RateLimiter, key: string, rateLimit: RateLimit | undefined): void {
+  if (rateLimit === undefined) {
+    releaseRateLimitSlot(limiter, key);
+    return;
+  }
   try {
-    const reported = rateLimit === undefined ? limiter.release?.(key) : limiter.update(key, rateLimit);
-    if (reported !== undefined) Promise.resolve(reported).catch(() => {});
+    ignoreRejection(limiter.update(key, rateLimit));
   } catch {
     // A synchronous failure is ignored the same way.
   }
+}
+
+/** A call the limiter let go ended without a rate-limit answer: `limiter.release`, its failures ignored. */
+export function releaseRateLimitSlot(limiter: RateLimiter, key: string): void {
+  try {
+    ignoreRejection(limiter.release?.(key));
+  } catch {
+    // A synchronous failure is ignored the same way.
+  }
+}
+
+/** Ignores the rejection of a limiter method's answer, when it is a promise. */
+function ignoreRejection(answer: void | Promise<void>): void {
+  if (answer !== undefined) Promise.resolve(answer).catch(() => {});
 }

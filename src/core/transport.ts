@@ -12,6 +12,7 @@ import {
   type RateLimiter,
   type RateLimiterWaitOptions,
   rateLimitKey,
+  releaseRateLimitSlot,
   reportRateLimit,
   waitForRateLimit,
 } from './rate-limiter.js';
@@ -138,7 +139,7 @@ export class Transport {
    * is given back, so it no longer counts as in flight. Returns `error`, to throw.
    */
   #releasedSlot(error: unknown): unknown {
-    reportRateLimit(this.#rateLimiter, this.#rateLimitKey, undefined);
+    releaseRateLimitSlot(this.#rateLimiter, this.#rateLimitKey);
     return error;
   }
 
