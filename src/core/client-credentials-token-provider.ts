@@ -1,3 +1,4 @@
+import { boundedTokenCache } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
 import { TokenRequestError } from './errors.js';
 import { untilAborted } from './signal.js';
@@ -21,6 +22,12 @@ export interface ClientCredentialsTokenProviderOptions {
   readonly maxSkewMs: number;
   /** Time for waiting on another process's token (with `cache.lock`). Default: the system clock. */
   readonly clock?: Pick<Clock, 'now' | 'sleep'> | undefined;
+  /**
+   * The client's `timeoutMs`: how long any one answer of `cache` may take (a cache
+   * that hangs then fails the call with `TimeoutError` as the cause, instead of
+   * blocking the client), and the longest wait for another process's token.
+   */
+  readonly timeoutMs: number;
 }
 
 /** Lifetime assumed when the server sends no `expires_in`. */
@@ -38,22 +45,27 @@ const MAX_REJECTED = 16;
  *
  * Concurrent callers share one lookup and one in-flight request (100 calls on a
  * cold client make one token request); a failed request is not cached, and the
- * next call tries again. Failures, of the token request or of the `tokenCache`,
- * throw `TokenRequestError` with the failure as `cause`.
+ * next call tries again. Failures, of the token request or of the `tokenCache`
+ * (one that has not answered within `timeoutMs` included), throw
+ * `TokenRequestError` with the failure as `cause`.
  */
 export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #options: ClientCredentialsTokenProviderOptions;
+  /** `options.cache`, each answer bounded by `options.timeoutMs`. */
+  readonly #cache: TokenCache;
   #pending: Promise<string> | undefined;
   readonly #rejected = new Set<string>();
 
   constructor(options: ClientCredentialsTokenProviderOptions) {
     this.#options = options;
+    this.#cache = boundedTokenCache(options.cache, options.timeoutMs);
   }
 
   getToken(signal?: AbortSignal): Promise<string> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#pending === undefined) {
-      const { cache, cacheKey } = this.#options;
+      const cache = this.#cache;
+      const { cacheKey } = this.#options;
       let cached: ReturnType<TokenCache['get']>;
       try {
         cached = cache.get(cacheKey);
@@ -83,25 +95,27 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
 
   /** Takes the cache's answer (`cached`), or fetches a token when it has none. */
   async #load(cachedAnswer: ReturnType<TokenCache['get']>): Promise<string> {
-    const { cache, cacheKey, fetchToken, maxSkewMs } = this.#options;
+    const cache = this.#cache;
+    const { cacheKey, fetchToken, maxSkewMs, timeoutMs } = this.#options;
+    let shared: Awaited<ReturnType<typeof waitForSharedToken>>;
     try {
       const cached = await cachedAnswer;
       if (this.#usable(cached)) return cached;
       const clock = this.#options.clock ?? systemClock;
-      const shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock });
+      shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock, maxWaitMs: timeoutMs });
       if (typeof shared === 'string') return shared;
-      let issued: IssuedToken;
-      try {
-        issued = await fetchToken();
-      } catch (error) {
-        if (shared === HOLDS_LOCK) await releaseTokenLock(cache, cacheKey);
-        throw error;
-      }
+    } catch (error) {
+      throw new TokenRequestError(error);
+    }
+    try {
+      const issued = await fetchToken();
       const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
       const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
       if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);
       return issued.accessToken;
     } catch (error) {
+      // The holder that could not fetch or store a token gives the lock back, so that the next caller need not wait for it to expire.
+      if (shared === HOLDS_LOCK) await releaseTokenLock(cache, cacheKey);
       throw new TokenRequestError(error);
     }
   }

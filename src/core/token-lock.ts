@@ -1,9 +1,13 @@
 import type { Clock } from './clock.js';
 import type { TokenCache } from './token-provider.js';
 
-/** How long a process may hold the right to fetch a shared token; the holder's `set` releases it sooner. */
+/**
+ * How long a process may hold the right to fetch a shared token; the holder's `set`
+ * (or `unlock`, when its request failed) releases it sooner. A holder slower than
+ * this, or one that crashed, loses it to one of the processes waiting.
+ */
 export const TOKEN_LOCK_TTL_MS = 5_000;
-/** How often a process that did not get the lock looks for the token the holder fetches. */
+/** How often a process that did not get the lock looks for the token the holder fetches, and tries the lock again. */
 export const TOKEN_LOCK_POLL_MS = 50;
 
 /** What {@link waitForSharedToken} needs. */
@@ -13,6 +17,8 @@ export interface SharedTokenWait {
   /** A token the API refused (401): it does not count as found. */
   readonly rejected: ReadonlySet<string>;
   readonly clock: Pick<Clock, 'now' | 'sleep'>;
+  /** The longest wait for another process's token (the client's `timeoutMs`), for a lock that never comes free. */
+  readonly maxWaitMs: number;
 }
 
 /** What {@link waitForSharedToken} answers when this process took the lock: it fetches, and stores or unlocks. */
@@ -22,22 +28,40 @@ export const HOLDS_LOCK: unique symbol = Symbol('holds the token lock');
  * On a cache with `lock`, decides who fetches a missing token: returns
  * {@link HOLDS_LOCK} when this process got the lock (it fetches), the token another
  * process stored meanwhile, or `undefined` (fetch, without the lock) on a cache
- * without `lock` or when a holder has not stored a token after
- * {@link TOKEN_LOCK_TTL_MS}, so a crashed holder delays a fleet by a bounded time only.
+ * without `lock`. A process that did not get the lock looks for the holder's token
+ * every {@link TOKEN_LOCK_POLL_MS} and tries the lock again, so when the holder
+ * gives it back (its request failed) or loses it (slower than
+ * {@link TOKEN_LOCK_TTL_MS}, or crashed), one waiter takes over and the others go
+ * on waiting: one more token request, not one per process. After `maxWaitMs`
+ * without a token or the lock (a lock that never comes free), it fetches without.
  */
 export async function waitForSharedToken({
   cache,
   key,
   rejected,
   clock,
+  maxWaitMs,
 }: SharedTokenWait): Promise<string | typeof HOLDS_LOCK | undefined> {
   if (!cache.lock) return undefined;
-  if (await cache.lock(key, TOKEN_LOCK_TTL_MS)) return HOLDS_LOCK;
-  const deadline = clock.now() + TOKEN_LOCK_TTL_MS;
+  const found = async () => {
+    const token = await cache.get(key);
+    return token && !rejected.has(token) ? token : undefined;
+  };
+  // Got the lock: unless the last holder stored a token after this process looked (it then gives the lock back).
+  const lockedOrFound = async () => {
+    if (!(await cache.lock?.(key, TOKEN_LOCK_TTL_MS))) return undefined;
+    const token = await found();
+    if (token === undefined) return HOLDS_LOCK;
+    await releaseTokenLock(cache, key);
+    return token;
+  };
+  const first = await lockedOrFound();
+  if (first !== undefined) return first;
+  const deadline = clock.now() + maxWaitMs;
   while (clock.now() < deadline) {
     await clock.sleep(TOKEN_LOCK_POLL_MS);
-    const token = await cache.get(key);
-    if (token && !rejected.has(token)) return token;
+    const answer = (await found()) ?? (await lockedOrFound());
+    if (answer !== undefined) return answer;
   }
   return undefined;
 }

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
-import { IdPlatformError, TimeoutError, TokenRequestError } from './errors.js';
+import { withDeadline } from './deadline.js';
+import { IdPlatformError, TokenRequestError } from './errors.js';
 import { loadOnce } from './load-once.js';
 import { untilAborted } from './signal.js';
 
@@ -21,7 +22,8 @@ export interface TokenProvider {
  * Where client-credentials tokens are kept between requests. The default keeps
  * them in memory; a shared store (Redis, a file, …) lets many processes share one
  * token and stay within the platform's machine-to-machine token quota.
- * All methods may be sync or async.
+ * All methods may be sync or async; an answer that has not come within the
+ * client's `timeoutMs` fails the call (`TokenRequestError`, cause `TimeoutError`).
  */
 export interface TokenCache {
   /** The cached token for `key`, or `undefined`/`null` when there is none (or it expired). */
@@ -31,8 +33,10 @@ export interface TokenCache {
   /**
    * Optional: takes the right to fetch the token of `key` for `ttlMs` (like Redis
    * `SET NX PX`); `true` when this caller got it. The holder's `set` of `key`
-   * should release it. With `lock`, a cold fleet makes one token request: the
-   * others wait (bounded) for the holder's token in the cache.
+   * should release it, but only while the lock is still the one this caller took.
+   * With `lock`, a cold fleet makes one token request: the others wait for the
+   * holder's token in the cache and try the lock again, so that one of them takes
+   * over when the holder gives it back or it expires.
    */
   lock?(key: string, ttlMs: number): boolean | Promise<boolean>;
   /**
@@ -62,7 +66,7 @@ export function callerTokenProvider(source: TokenSource): TokenProvider {
       let token: unknown;
       try {
         const pending = Promise.resolve().then(() => (typeof source === 'function' ? source() : source));
-        token = await withDeadline(pending, signal, timeoutMs);
+        token = await withDeadline(pending, signal, timeoutMs, `The \`token\` function did not return within ${timeoutMs} ms`);
       } catch (error) {
         if (signal?.aborted || error instanceof IdPlatformError) throw error;
         throw new TokenRequestError(error);
@@ -111,33 +115,4 @@ export function lazyTokenProvider(load: () => Promise<TokenProvider>): TokenProv
     // A token this provider handed out was issued by the loaded implementation.
     reject: (token) => loaded?.reject(token) ?? false,
   };
-}
-
-/**
- * Resolves like `promise`, but rejects with the signal's reason when `signal` aborts,
- * and with `TimeoutError` after `timeoutMs`. Whichever comes first removes the abort
- * listener and the timer: a `promise` that never settles (a hung `token` function)
- * leaves nothing behind on a long-lived signal.
- */
-function withDeadline<T>(promise: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  if (signal === undefined && timeoutMs === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const settle = (finish: () => void) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      finish();
-    };
-    const onAbort = () => settle(() => reject(signal?.reason));
-    if (timeoutMs !== undefined) {
-      const timedOut = () => reject(new TimeoutError(`The \`token\` function did not return within ${timeoutMs} ms`));
-      timer = setTimeout(() => settle(timedOut), timeoutMs);
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => settle(() => resolve(value)),
-      (error: unknown) => settle(() => reject(error)),
-    );
-  });
 }

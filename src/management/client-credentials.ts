@@ -39,5 +39,6 @@ export function createClientCredentialsTokenProvider(grant: ClientCredentialsGra
     cacheKey: `idplatform:${common.origin}:${credentials.clientId}:${audience}`,
     maxSkewMs: grant.maxSkewMs,
     clock: common.clock,
+    timeoutMs: common.timeoutMs,
   });
 }

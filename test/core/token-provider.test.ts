@@ -15,7 +15,7 @@ function issuer(expiresIn: number | undefined) {
 }
 
 function provider(fetchToken: () => Promise<IssuedToken>, cache: TokenCache = memoryTokenCache(createFakeClock())) {
-  return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS });
+  return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS, timeoutMs: 30_000 });
 }
 
 /** A promise with its resolve and reject. */

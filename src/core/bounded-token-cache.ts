@@ -1,0 +1,27 @@
+import { withDeadline } from './deadline.js';
+import type { TokenCache } from './token-provider.js';
+
+/**
+ * `cache` with every asynchronous answer bounded by `timeoutMs`: a `get`, `set`,
+ * `lock` or `unlock` that has not settled by then rejects with `TimeoutError`
+ * (naming the method), so a token cache that hangs fails the calls that need it
+ * instead of blocking the client for good. Synchronous answers (the default memory
+ * cache) are handed over as they are, with no timer. Optional methods stay absent.
+ */
+export function boundedTokenCache(cache: TokenCache, timeoutMs: number): TokenCache {
+  const bounded = <T>(method: string, answer: T | Promise<T>): T | Promise<T> =>
+    isThenable(answer)
+      ? withDeadline(Promise.resolve(answer), undefined, timeoutMs, `tokenCache.${method} did not answer within ${timeoutMs} ms`)
+      : answer;
+  const { lock, unlock } = cache;
+  return {
+    get: (key) => bounded('get', cache.get(key)),
+    set: (key, token, ttlMs) => bounded('set', cache.set(key, token, ttlMs)),
+    ...(lock && { lock: (key: string, ttlMs: number) => bounded('lock', lock.call(cache, key, ttlMs)) }),
+    ...(unlock && { unlock: (key: string) => bounded('unlock', unlock.call(cache, key)) }),
+  };
+}
+
+function isThenable<T>(answer: T | Promise<T>): answer is Promise<T> {
+  return typeof (answer as { then?: unknown } | null | undefined)?.then === 'function';
+}

@@ -1,0 +1,34 @@
+import { TimeoutError } from './errors.js';
+
+/**
+ * Resolves like `promise`, but rejects with the signal's reason when `signal` aborts,
+ * and with `TimeoutError(timeoutMessage)` after `timeoutMs`. Whichever comes first
+ * removes the abort listener and the timer: a `promise` that never settles (a hung
+ * `token` function or token cache) leaves nothing behind on a long-lived signal.
+ */
+export function withDeadline<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  timeoutMessage: string,
+): Promise<T> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (signal === undefined && timeoutMs === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const settle = (finish: () => void) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      finish();
+    };
+    const onAbort = () => settle(() => reject(signal?.reason));
+    if (timeoutMs !== undefined) {
+      timer = setTimeout(() => settle(() => reject(new TimeoutError(timeoutMessage))), timeoutMs);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
+  });
+}
