@@ -4,6 +4,10 @@ import type { RedisClientLike } from './client.js';
 import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
 import type { RedisAdapterOptions } from './options.js';
 
+/** KEYS[1] a lock, ARGV[1] its holder's id: deletes the lock only while that holder still has it. */
+const RELEASE_OWN_LOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
 /** Options of {@link createRedisTokenCache}. */
 export type RedisTokenCacheOptions = RedisAdapterOptions;
 
@@ -11,8 +15,10 @@ export type RedisTokenCacheOptions = RedisAdapterOptions;
  * A `tokenCache` on Redis, shared by every process that uses the same client id
  * and audience. The token is stored under `{prefix}{key}` (the SDK's key names the
  * tenant, the client id and the audience, never the secret) for its remaining
- * lifetime (`PX`); `lock` is `SET {prefix}{key}:lock NX PX`, so a cold fleet makes
- * one token request, and storing the token releases it.
+ * lifetime (`PX`); `lock` is `SET {prefix}{key}:lock {random id} NX PX`, so a cold
+ * fleet makes one token request, and storing the token (or `unlock`) releases it:
+ * only while the lock is still the one this cache took (a script compares the id),
+ * so a holder whose lock expired never deletes the lock another process took since.
  *
  * When Redis is down, slow or not connected, the cache answers from memory (this
  * process's own tokens) and `lock` grants the lock: calls never fail because of
@@ -29,6 +35,18 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
   const local = memoryTokenCache(systemClock);
   const tokenKey = (key: string) => `${prefix}${key}`;
   const lockKey = (key: string) => `${prefix}${key}:lock`;
+  /** The id under which this cache holds each key's lock. */
+  const held = new Map<string, string>();
+  const release = async (key: string) => {
+    const owner = held.get(key);
+    if (owner === undefined) return;
+    held.delete(key);
+    await run(
+      ['EVAL', RELEASE_OWN_LOCK, 1, lockKey(key), owner],
+      () => undefined,
+      () => undefined,
+    );
+  };
   return {
     get: (key) =>
       run(
@@ -45,23 +63,18 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
         () => undefined,
         () => undefined,
       );
-      await run(
-        ['DEL', lockKey(key)],
-        () => undefined,
-        () => undefined,
-      );
+      await release(key);
     },
-    lock: (key, ttlMs) =>
-      run(
-        ['SET', lockKey(key), '1', 'NX', 'PX', Math.max(1, Math.floor(ttlMs))],
+    lock: async (key, ttlMs) => {
+      const owner = globalThis.crypto.randomUUID();
+      const granted = await run(
+        ['SET', lockKey(key), owner, 'NX', 'PX', Math.max(1, Math.floor(ttlMs))],
         (reply) => reply === 'OK',
         () => true,
-      ),
-    unlock: (key) =>
-      run(
-        ['DEL', lockKey(key)],
-        () => undefined,
-        () => undefined,
-      ),
+      );
+      if (granted) held.set(key, owner);
+      return granted;
+    },
+    unlock: release,
   };
 }

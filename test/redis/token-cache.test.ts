@@ -44,6 +44,23 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisTokenCache with a %s client', (kin
     expect(await first.lock?.('k', 5_000)).toBe(true);
   });
 
+  it('releases only its own lock: a holder whose lock expired leaves the lock another process took since', async () => {
+    const slow = createRedisTokenCache(redis.client);
+    const next = createRedisTokenCache(redis.client);
+    expect(await slow.lock?.('k', 5_000)).toBe(true);
+    await redis.command('DEL', 'k:lock'); // slow's lock expires while its token request goes on
+    expect(await next.lock?.('k', 5_000)).toBe(true);
+    await slow.unlock?.('k');
+    expect(await redis.command('EXISTS', 'k:lock')).toBe(1);
+    await slow.set('k', 'token-slow', 10_000);
+    expect(await redis.command('EXISTS', 'k:lock')).toBe(1);
+    await next.set('k', 'token-next', 10_000);
+    expect(await redis.command('EXISTS', 'k:lock')).toBe(0);
+    expect(await next.lock?.('k', 5_000)).toBe(true);
+    await next.unlock?.('k');
+    expect(await redis.command('EXISTS', 'k:lock')).toBe(0);
+  });
+
   it('gives the lock back when the token request fails: the next call fetches at once, without waiting for the lock', async () => {
     const emulator = createTenantEmulator();
     const { url, close } = await emulator.listen();
