@@ -1,8 +1,14 @@
+import { type Clock, systemClock } from '../core/clock.js';
 import type { RedisClientLike } from './client.js';
 import { redisCommandSender } from './client.js';
 
 /** How long a Redis command may take before the local fallback answers instead. Default of `commandTimeoutMs`. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
+/**
+ * After a command failed or timed out, how long the adapter answers locally
+ * without asking Redis; the next command after that tries Redis again.
+ */
+export const REDIS_RETRY_AFTER_MS = 5_000;
 
 const TIMED_OUT = Symbol('timed out');
 
@@ -16,12 +22,20 @@ export type RedisOrLocal = <T>(
 /**
  * Wraps `client` so that no Redis failure reaches a call: when the client is not
  * connected, the command fails, or it takes longer than `timeoutMs`, `local()`
- * answers instead (per-process behaviour), and the call goes on.
+ * answers instead (per-process behaviour), and the call goes on. After a failure
+ * or a timeout, commands are answered locally at once for
+ * {@link REDIS_RETRY_AFTER_MS}: a stalled Redis costs one `timeoutMs`, not one per
+ * command of every call.
  */
-export function redisOrLocal(client: RedisClientLike, timeoutMs: number): RedisOrLocal {
+export function redisOrLocal(client: RedisClientLike, timeoutMs: number, clock: Pick<Clock, 'now'> = systemClock): RedisOrLocal {
   const { send, isReady } = redisCommandSender(client);
+  let localUntil = Number.NEGATIVE_INFINITY;
+  const answerLocally = <T>(local: () => T): T => {
+    localUntil = clock.now() + REDIS_RETRY_AFTER_MS;
+    return local();
+  };
   return async (command, read, local) => {
-    if (!isReady()) return local();
+    if (!isReady() || clock.now() < localUntil) return local();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const sent = send(...command);
     sent.catch(() => {});
@@ -30,9 +44,9 @@ export function redisOrLocal(client: RedisClientLike, timeoutMs: number): RedisO
     });
     try {
       const reply = await Promise.race([sent, timedOut]);
-      return reply === TIMED_OUT ? local() : read(reply);
+      return reply === TIMED_OUT ? answerLocally(local) : read(reply);
     } catch {
-      return local();
+      return answerLocally(local);
     } finally {
       clearTimeout(timer);
     }

@@ -41,7 +41,7 @@ export interface RedisRateLimiterOptions extends RedisAdapterOptions {
  */
 export function createRedisRateLimiter(client: RedisClientLike, options: RedisRateLimiterOptions = {}): RateLimiter {
   const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, clock = systemClock } = options;
-  const run = redisOrLocal(client, commandTimeoutMs);
+  const run = redisOrLocal(client, commandTimeoutMs, clock);
   const local = new Map<string, BucketState>();
   return {
     async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {

@@ -1,7 +1,8 @@
 import { ManagementClient } from 'idplatform/management';
 import { createRedisRateLimiter, createRedisTokenCache } from 'idplatform/redis';
 import { createTenantEmulator } from 'idplatform/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { REDIS_RETRY_AFTER_MS } from '../../src/redis/fallback.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
 import { startRedisServer } from '../helpers/redis-server.js';
@@ -71,6 +72,35 @@ describe('A Redis that does not answer', () => {
     const limiter = createRedisRateLimiter(silent, { commandTimeoutMs: 20 });
     await limiter.update(KEY, { limit: 50, remaining: 5, reset: new Date(Date.now() + 60_000) });
     await expect(limiter.wait(KEY, undefined, { maxDelayMs: 60_000 })).resolves.toBeUndefined();
+  });
+
+  it('is not asked again for REDIS_RETRY_AFTER_MS after a command timed out: a cold call does not wait commandTimeoutMs per command', async () => {
+    vi.useFakeTimers();
+    try {
+      let sent = 0;
+      const stalled = {
+        sendCommand: () => {
+          sent++;
+          return new Promise<unknown>(() => {});
+        },
+      };
+      const cache = createRedisTokenCache(stalled, { commandTimeoutMs: 1_000 });
+      const first = cache.get('k');
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(await first).toBeUndefined();
+      expect(sent).toBe(1);
+      // The rest of a cold call (lock, look again, store, release) answers locally at once.
+      expect(await cache.lock?.('k', 5_000)).toBe(true);
+      expect(await cache.get('k')).toBeUndefined();
+      await cache.set('k', 'token-1', 60_000);
+      expect(await cache.get('k')).toBe('token-1');
+      expect(sent).toBe(1);
+      await vi.advanceTimersByTimeAsync(REDIS_RETRY_AFTER_MS);
+      void cache.get('k');
+      expect(sent).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is refused when it is neither a node-redis nor an ioredis client', () => {
