@@ -133,7 +133,12 @@ export function resolveCommonOptions(
   };
 }
 
-/** Whether the code runs in a browser (a `document` exists). */
+/**
+ * Whether the code runs in a browser: a page (a `document` exists) or a browser's
+ * dedicated, shared or service worker (`importScripts` exists, which the workers of
+ * server runtimes, Node, Deno, Bun and workerd, do not have).
+ */
 export function isBrowser(): boolean {
-  return typeof (globalThis as { document?: unknown }).document !== 'undefined';
+  const globals = globalThis as { document?: unknown; importScripts?: unknown };
+  return typeof globals.document !== 'undefined' || typeof globals.importScripts === 'function';
 }

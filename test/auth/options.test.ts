@@ -1,5 +1,5 @@
 import { exportPKCS8, generateKeyPair } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AuthenticationClient, type AuthenticationClientOptions, ConfigurationError } from '../../src/auth/index.js';
 
 const base = { domain: 'tenant.test', clientId: 'app' };
@@ -49,9 +49,11 @@ describe('AuthenticationClient options', () => {
     expect(create).toThrow(message);
   });
 
-  it('refuses a secret when running in a browser', () => {
-    const globals = globalThis as { document?: unknown };
-    globals.document = {};
+  it.each([
+    ['a page (document)', 'document', {}],
+    ['a Web Worker (importScripts)', 'importScripts', () => {}],
+  ])('refuses a secret when running in a browser: %s', (_, global, value) => {
+    vi.stubGlobal(global, value);
     try {
       expect(() => new AuthenticationClient({ ...base, clientSecret: 's' })).toThrow('never be shipped to a browser');
       // The edge headers carry the edge's API key: a secret too.
@@ -59,7 +61,7 @@ describe('AuthenticationClient options', () => {
       expect(() => new AuthenticationClient({ ...base, mtls: { edgeHeaders } })).toThrow('never be shipped to a browser');
       expect(() => new AuthenticationClient(base)).not.toThrow();
     } finally {
-      delete globals.document;
+      vi.unstubAllGlobals();
     }
   });
 
