@@ -117,10 +117,11 @@ export function takeFromBucketOf(buckets: Map<string, BucketState>, key: string,
 /**
  * The state after a response reported `rateLimit`: the same reset keeps the
  * lower `remaining` (slots reserved by calls in flight stay taken); a later reset
- * opens a new window, less the calls that may land in it uncounted (those that
- * went since the old window ended, or else those still in flight); an earlier
- * reset, or the old window's reset after it has passed, is a stale response and
- * changes only the count of calls in flight.
+ * opens a new window, less the calls still in flight, which may land in it
+ * uncounted (not those already answered for the old window: a server whose clock
+ * lags answers calls that went after the reset passed here for the old one); an
+ * earlier reset, or the old window's reset after it has passed, is a stale response
+ * and changes only the count of calls in flight.
  */
 export function updateBucket(state: BucketState | undefined, rateLimit: RateLimit): BucketState {
   const resetMs = rateLimit.reset.getTime();
@@ -130,8 +131,7 @@ export function updateBucket(state: BucketState | undefined, rateLimit: RateLimi
     if (resetMs < state.resetMs || state.rolled) return { ...state, pending };
     return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining), pending };
   }
-  const remaining = state?.rolled ? Math.min(rateLimit.remaining, limit - state.taken) : rateLimit.remaining - pending;
-  return { limit, remaining: Math.max(0, remaining), resetMs, rolled: false, rolledAtMs: 0, taken: 0, pending };
+  return { limit, remaining: Math.max(0, rateLimit.remaining - pending), resetMs, rolled: false, rolledAtMs: 0, taken: 0, pending };
 }
 
 /** The most times one call waits for the bucket (another caller may take the slot a wait freed). */

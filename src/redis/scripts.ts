@@ -53,10 +53,10 @@ return 0`;
 export const UPDATE_BUCKET = `local limit = tonumber(ARGV[1])
 local remaining = tonumber(ARGV[2])
 local reset = tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'taken', 'pending')
+local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'pending')
 local storedReset = tonumber(state[2])
 local rolled = state[3] == '1'
-local pending = math.max(0, tonumber(state[5] or '0') - 1)
+local pending = math.max(0, tonumber(state[4] or '0') - 1)
 if storedReset and reset <= storedReset then
   if reset < storedReset or rolled then
     redis.call('HSET', KEYS[1], 'pending', pending)
@@ -65,12 +65,7 @@ if storedReset and reset <= storedReset then
   redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.min(remaining, tonumber(state[1])), 'pending', pending)
   return 1
 end
-if rolled then
-  remaining = math.min(remaining, limit - tonumber(state[4] or '0'))
-else
-  remaining = remaining - pending
-end
-redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.max(0, remaining), 'reset', reset, 'rolled', '0', 'taken', 0, 'pending', pending)
+redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.max(0, remaining - pending), 'reset', reset, 'rolled', '0', 'taken', 0, 'pending', pending)
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('PEXPIRE', KEYS[1], math.max(reset - now, 0) + 60000)

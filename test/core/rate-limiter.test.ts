@@ -78,6 +78,17 @@ describe('takeFromBucket and updateBucket', () => {
     expect(updateBucket(state, rateLimit(99, START + 10_000, 100))).toMatchObject({ remaining: 90, pending: 9 });
   });
 
+  it('count only the calls still in flight against a new window: those a lagging server answered for the old one did not land in it', () => {
+    let state = updateBucket(undefined, rateLimit(0, START + 1_000, 10));
+    for (let call = 0; call < 10; call++) expect(takeFromBucket(state, START + 1_000)).toBe(0); // at the reset by this clock
+    // The server's clock lags: it answers the ten with 429s of the old window.
+    for (let call = 0; call < 10; call++) state = updateBucket(state, rateLimit(0, START + 1_000, 10));
+    expect(takeFromBucket(state, START + 1_000 + NEW_WINDOW_HOLD_MS)).toBe(0);
+    state = updateBucket(state, rateLimit(9, START + 61_000, 10)); // the new window's first answer
+    expect(state).toMatchObject({ remaining: 9, pending: 0 });
+    expect(takeFromBucket(state, START + 2_100)).toBe(0);
+  });
+
   it('ignore a response of the old window once it has rolled over', () => {
     const state = updateBucket(undefined, rateLimit(0, START + 1_000));
     takeFromBucket(state, START + 1_000);

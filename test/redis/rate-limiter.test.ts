@@ -95,6 +95,20 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     expect(clock.sleeps).toHaveLength(2);
   });
 
+  it('counts only the calls still in flight against a new window: those a lagging server answered for the old one did not land in it', async () => {
+    const clock = createFakeClock();
+    const limiter = createRedisRateLimiter(redis.client, { clock });
+    const oldReset = new Date(Date.now() - 1_000); // a reset Redis's clock has passed
+    await limiter.update(KEY, { limit: 3, remaining: 0, reset: oldReset });
+    for (let call = 0; call < 3; call++) await limiter.wait(KEY, undefined, WAIT);
+    // The server's clock lags: it answers the three with 429s of the old window.
+    for (let call = 0; call < 3; call++) await limiter.update(KEY, { limit: 3, remaining: 0, reset: oldReset });
+    await limiter.update(KEY, { limit: 3, remaining: 2, reset: new Date(Date.now() + 60_000) }); // the new window's first answer
+    expect(await redis.command('HGET', KEY, 'remaining')).toBe('2');
+    await limiter.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it('gives a slot back on release (a call without a rate-limit answer), never below zero', async () => {
     const limiter = createRedisRateLimiter(redis.client);
     await limiter.update(KEY, { limit: 50, remaining: 10, reset: new Date(Date.now() + 30_000) });
