@@ -42,7 +42,8 @@ export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000
  * The known state of one bucket. `resetMs` is the server's reset epoch (never a
  * local guess of one). `rolled` means that time has passed (or nothing was
  * reported yet): calls go, and `taken` counts them until a response reports the
- * new window. `pending` counts calls sent and not yet answered (at most `limit`).
+ * new window; `staleAnswers` counts those the server answered for the old window
+ * (a server whose clock lags), which did not land in the new one. `pending` counts calls sent and not yet answered (at most `limit`).
  * `limit` 0 means not reported yet.
  */
 export interface BucketState {
@@ -53,12 +54,13 @@ export interface BucketState {
   /** When the reset was seen to have passed (0 until it was). */
   rolledAtMs: number;
   taken: number;
+  staleAnswers: number;
   pending: number;
 }
 
 /** A bucket nothing is known about yet. */
 export function unknownBucket(): BucketState {
-  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, rolledAtMs: 0, taken: 0, pending: 0 };
+  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, rolledAtMs: 0, taken: 0, staleAnswers: 0, pending: 0 };
 }
 
 /**
@@ -88,6 +90,7 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
     state.rolled = true;
     state.rolledAtMs = nowMs;
     state.taken = 0;
+    state.staleAnswers = 0;
   }
   if (state.rolled) {
     const held = state.limit > 0 && state.taken >= state.limit && nowMs - state.rolledAtMs < NEW_WINDOW_HOLD_MS;
@@ -117,21 +120,28 @@ export function takeFromBucketOf(buckets: Map<string, BucketState>, key: string,
 /**
  * The state after a response reported `rateLimit`: the same reset keeps the
  * lower `remaining` (slots reserved by calls in flight stay taken); a later reset
- * opens a new window, less the calls still in flight, which may land in it
- * uncounted (not those already answered for the old window: a server whose clock
- * lags answers calls that went after the reset passed here for the old one); an
- * earlier reset, or the old window's reset after it has passed, is a stale response
- * and changes only the count of calls in flight.
+ * opens a new window, less the calls that may land in it uncounted (those that
+ * went since the old window ended and were not answered for the old one, or else
+ * those still in flight); an earlier reset, or the old window's reset after it has
+ * passed, is a stale response and changes only the counts of calls in flight and
+ * of stale answers.
  */
 export function updateBucket(state: BucketState | undefined, rateLimit: RateLimit): BucketState {
   const resetMs = rateLimit.reset.getTime();
   const { limit } = rateLimit;
   const pending = Math.max(0, (state?.pending ?? 0) - 1);
   if (state !== undefined && resetMs <= state.resetMs) {
-    if (resetMs < state.resetMs || state.rolled) return { ...state, pending };
+    if (resetMs < state.resetMs || state.rolled) {
+      // A call that went after the old window passed here, answered for that window (the server's clock lags): it did not land in the next.
+      const stale = state.rolled && resetMs === state.resetMs;
+      return { ...state, staleAnswers: stale ? Math.min(state.taken, state.staleAnswers + 1) : state.staleAnswers, pending };
+    }
     return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining), pending };
   }
-  return { limit, remaining: Math.max(0, rateLimit.remaining - pending), resetMs, rolled: false, rolledAtMs: 0, taken: 0, pending };
+  const remaining = state?.rolled
+    ? Math.min(rateLimit.remaining, limit - (state.taken - state.staleAnswers))
+    : rateLimit.remaining - pending;
+  return { limit, remaining: Math.max(0, remaining), resetMs, rolled: false, rolledAtMs: 0, taken: 0, staleAnswers: 0, pending };
 }
 
 /** The most times one call waits for the bucket (another caller may take the slot a wait freed). */

@@ -3,8 +3,8 @@
  * both read "now" from Redis (`TIME`), one clock for the whole fleet, compared
  * with the reset epoch the API server reported. They follow `takeFromBucket` and
  * `updateBucket` of the in-memory limiter (src/core/rate-limiter.ts) step by step.
- * State: a hash with `limit`, `remaining`, `reset` (epoch ms), `rolled`, `taken`
- * and `pending`.
+ * State: a hash with `limit`, `remaining`, `reset` (epoch ms), `rolled`,
+ * `rolled_at`, `taken`, `stale` (`staleAnswers`) and `pending`.
  */
 
 /**
@@ -17,7 +17,7 @@ export const TAKE_FROM_BUCKET = `local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'limit', 'pending', 'taken', 'rolled_at')
 if not state[2] then
-  redis.call('HSET', KEYS[1], 'limit', 0, 'remaining', 0, 'reset', 0, 'rolled', '1', 'taken', 0, 'pending', 0, 'rolled_at', 0)
+  redis.call('HSET', KEYS[1], 'limit', 0, 'remaining', 0, 'reset', 0, 'rolled', '1', 'taken', 0, 'stale', 0, 'pending', 0, 'rolled_at', 0)
   redis.call('PEXPIRE', KEYS[1], 60000)
   state = { '0', '0', '1', '0', '0', '0', '0' }
 end
@@ -31,7 +31,7 @@ if not rolled and now >= reset then
   rolled = true
   taken = 0
   rolledAt = now
-  redis.call('HSET', KEYS[1], 'rolled', '1', 'taken', 0, 'rolled_at', now)
+  redis.call('HSET', KEYS[1], 'rolled', '1', 'taken', 0, 'stale', 0, 'rolled_at', now)
 end
 if rolled then
   if limit > 0 and taken >= limit and now - rolledAt < tonumber(ARGV[2]) then return ARGV[1] end
@@ -53,19 +53,27 @@ return 0`;
 export const UPDATE_BUCKET = `local limit = tonumber(ARGV[1])
 local remaining = tonumber(ARGV[2])
 local reset = tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'pending')
+local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'taken', 'pending', 'stale')
 local storedReset = tonumber(state[2])
 local rolled = state[3] == '1'
-local pending = math.max(0, tonumber(state[4] or '0') - 1)
+local taken = tonumber(state[4] or '0')
+local pending = math.max(0, tonumber(state[5] or '0') - 1)
+local stale = tonumber(state[6] or '0')
 if storedReset and reset <= storedReset then
   if reset < storedReset or rolled then
-    redis.call('HSET', KEYS[1], 'pending', pending)
+    if rolled and reset == storedReset then stale = math.min(taken, stale + 1) end
+    redis.call('HSET', KEYS[1], 'pending', pending, 'stale', stale)
     return 0
   end
   redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.min(remaining, tonumber(state[1])), 'pending', pending)
   return 1
 end
-redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.max(0, remaining - pending), 'reset', reset, 'rolled', '0', 'taken', 0, 'pending', pending)
+if rolled then
+  remaining = math.min(remaining, limit - (taken - stale))
+else
+  remaining = remaining - pending
+end
+redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.max(0, remaining), 'reset', reset, 'rolled', '0', 'taken', 0, 'stale', 0, 'pending', pending)
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('PEXPIRE', KEYS[1], math.max(reset - now, 0) + 60000)

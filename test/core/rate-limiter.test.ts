@@ -68,7 +68,16 @@ describe('takeFromBucket and updateBucket', () => {
     state = updateBucket(state, rateLimit(3, START + 4_000));
     expect(state.remaining).toBe(10);
     state = updateBucket(state, rateLimit(49, START + 6_000));
-    expect(state).toEqual({ limit: 50, remaining: 49, resetMs: START + 6_000, rolled: false, rolledAtMs: 0, taken: 0, pending: 0 });
+    expect(state).toEqual({
+      limit: 50,
+      remaining: 49,
+      resetMs: START + 6_000,
+      rolled: false,
+      rolledAtMs: 0,
+      taken: 0,
+      staleAnswers: 0,
+      pending: 0,
+    });
   });
 
   it('count the calls still in flight against a new window reported before the old one’s reset', () => {
@@ -89,10 +98,10 @@ describe('takeFromBucket and updateBucket', () => {
     expect(takeFromBucket(state, START + 2_100)).toBe(0);
   });
 
-  it('ignore a response of the old window once it has rolled over', () => {
+  it('count a response of the old window once it has rolled over as a stale answer, and change nothing else', () => {
     const state = updateBucket(undefined, rateLimit(0, START + 1_000));
     takeFromBucket(state, START + 1_000);
-    expect(updateBucket(state, rateLimit(0, START + 1_000))).toEqual({ ...state, pending: 0 });
+    expect(updateBucket(state, rateLimit(0, START + 1_000))).toEqual({ ...state, staleAnswers: 1, pending: 0 });
   });
 });
 
