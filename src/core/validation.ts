@@ -24,30 +24,54 @@ export function validateParams<T>(schema: z.ZodMiniType<T, unknown>, value: unkn
   return ownProperties(result.data); // read by name later: no fallback to Object.prototype
 }
 
-/** Compiled forms of response schemas, made once per schema; `undefined` while the compiler loads. */
-const compiled = new WeakMap<object, z.ZodMiniType>();
-let compilerRequested = false;
-let compileSchema: (<T, Input>(schema: z.ZodMiniType<T, Input>) => z.ZodMiniType<T, Input>) | undefined;
+/** What `#compile-schema` exports: zod's compiler on servers, a stand-in that compiles nothing in browsers. */
+type SchemaCompiler = typeof import('#compile-schema');
 
-/** The schema to check bodies with: its compiled form once zod's compiler has loaded (lazily), the schema itself before. */
-function fastSchema<T, Input>(schema: z.ZodMiniType<T, Input>): z.ZodMiniType<T, Input> {
-  const known = compiled.get(schema) as z.ZodMiniType<T, Input> | undefined;
-  if (known) return known;
-  if (compileSchema === undefined) {
-    if (!compilerRequested) {
-      compilerRequested = true;
-      import('#compile-schema').then(
-        (module) => {
-          compileSchema = module.compileSchema;
-        },
-        () => {}, // no compiler: the runtime parser answers the same
-      );
-    }
-    return schema;
+/** The compiler once it has loaded (lazily, on the first check); `undefined` before. */
+let compiler: SchemaCompiler | undefined;
+let compilerRequested = false;
+
+/** Loads the compiler on the first call; until it has loaded, schemas are checked by zod's runtime parser (the same answers). */
+function loadedCompiler(): SchemaCompiler | undefined {
+  if (compiler === undefined && !compilerRequested) {
+    compilerRequested = true;
+    import('#compile-schema').then(
+      (module) => {
+        compiler = module;
+      },
+      () => {}, // no compiler: the runtime parser answers the same
+    );
   }
-  const fast = compileSchema(schema);
-  compiled.set(schema, fast);
+  return compiler;
+}
+
+/** Compiled forms of parameter schemas, made once per schema. */
+const compiledSchemas = new WeakMap<object, z.ZodMiniType>();
+
+/** The schema to check parameters with: its compiled form once zod's compiler has loaded, the schema itself before. */
+function fastSchema<T, Input>(schema: z.ZodMiniType<T, Input>): z.ZodMiniType<T, Input> {
+  const known = compiledSchemas.get(schema) as z.ZodMiniType<T, Input> | undefined;
+  if (known) return known;
+  const loaded = loadedCompiler();
+  if (loaded === undefined) return schema;
+  const fast = loaded.compileSchema(schema);
+  compiledSchemas.set(schema, fast);
   return fast;
+}
+
+/** Compiled checks of response schemas, made once per schema. */
+const responseChecks = new WeakMap<object, (body: unknown) => boolean>();
+
+/** Whether `body` passes `schema`: with its compiled check once the compiler has loaded, with `z.validate` before. */
+function passes(schema: z.ZodMiniType, body: unknown): boolean {
+  let check = responseChecks.get(schema);
+  if (check === undefined) {
+    const loaded = loadedCompiler();
+    if (loaded === undefined) return z.validate(schema, body);
+    check = loaded.compileResponseCheck(schema) ?? ((value) => z.validate(schema, value));
+    responseChecks.set(schema, check);
+  }
+  return check(body);
 }
 
 /**
@@ -58,7 +82,7 @@ function fastSchema<T, Input>(schema: z.ZodMiniType<T, Input>): z.ZodMiniType<T,
  * never transform, so the body itself is the result.
  */
 export function validateResponse<T>(schema: Schema<T>, body: unknown, secrets: readonly string[] = []): T {
-  if (z.validate(fastSchema(schema), body)) return body as T;
+  if (passes(schema, body)) return body as T;
   const result = schema.safeParse(body);
   if (result.success) return body as T;
   throw failedCheck(result.error.issues, body, secrets);
