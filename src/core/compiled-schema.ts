@@ -101,7 +101,11 @@ function recordList(
   if (record._zod.def.type !== 'object') return undefined;
   const object = record as z.ZodMiniObject;
   const shape = object.def.shape;
-  const optionalKeys = Object.keys(shape).filter((key) => shape[key]?._zod.def.type === 'optional');
+  // An optional property with checks of its own stays optional: its inner schema alone would drop them.
+  const optionalKeys = Object.keys(shape).filter((key) => {
+    const def = shape[key]?._zod.def;
+    return def?.type === 'optional' && !def.checks?.length;
+  });
   if (optionalKeys.length === 0 || optionalKeys.length > MAX_OPTIONAL_KEYS) return undefined;
   return {
     optionalKeys,

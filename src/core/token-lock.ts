@@ -50,7 +50,13 @@ export async function waitForSharedToken({
   // Got the lock: unless the last holder stored a token after this process looked (it then gives the lock back).
   const lockedOrFound = async () => {
     if (!(await cache.lock?.(key, TOKEN_LOCK_TTL_MS))) return undefined;
-    const token = await found();
+    let token: string | undefined;
+    try {
+      token = await found();
+    } catch (error) {
+      await releaseTokenLock(cache, key);
+      throw error;
+    }
     if (token === undefined) return HOLDS_LOCK;
     await releaseTokenLock(cache, key);
     return token;

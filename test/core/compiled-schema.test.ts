@@ -90,6 +90,15 @@ describe('compileResponseCheck', () => {
     }
   });
 
+  it('keeps an optional property with checks of its own optional, so its checks still apply', () => {
+    const tagged = z.array(z.looseObject({ tag: z.optional(z.string()).check(z.refine((value) => value !== 'forbidden')) }));
+    const check = compiledCheck(tagged);
+    for (const body of [[{ tag: 'ok' }], [{ tag: 'forbidden' }], [{ tag: 'ok' }, {}]]) {
+      expect(check(body)).toBe(z.validate(tagged, body));
+    }
+    expect(check([{ tag: 'forbidden' }])).toBe(false);
+  });
+
   it('keeps the array’s own checks in its copies (a record list of at most two)', () => {
     const check = compiledCheck(z.array(OrganizationInvitationSchema).check(z.maxLength(2)));
     expect(check([invitation(1), invitation(2)])).toBe(true);

@@ -130,6 +130,28 @@ describe('ClientCredentialsTokenProvider when the lock holder is slow, gone or f
   });
 });
 
+describe('ClientCredentialsTokenProvider when the cache fails while it holds the lock', () => {
+  it('gives the lock back when the look for a token after taking it fails', async () => {
+    const clock = createFakeClock(0);
+    let gets = 0;
+    const unlock = vi.fn();
+    const cache: TokenCache = {
+      get: () => {
+        gets++;
+        if (gets === 2) throw new Error('cache get failed once');
+        return undefined;
+      },
+      set: () => {},
+      lock: () => true,
+      unlock,
+    };
+    const fetchToken = vi.fn(async () => ({ accessToken: 'token-1', expiresIn: 60 }));
+    await expect(provider(cache, clock, fetchToken).getToken()).rejects.toBeInstanceOf(TokenRequestError);
+    expect(unlock).toHaveBeenCalledTimes(1);
+    expect(fetchToken).not.toHaveBeenCalled();
+  });
+});
+
 describe('ClientCredentialsTokenProvider with a tokenCache that never answers', () => {
   afterEach(() => {
     vi.useRealTimers();
