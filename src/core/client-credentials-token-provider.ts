@@ -112,6 +112,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
       const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
       if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);
+      else if (shared === HOLDS_LOCK) await releaseTokenLock(cache, cacheKey); // nothing to store: the lock goes back all the same
       return issued.accessToken;
     } catch (error) {
       // The holder that could not fetch or store a token gives the lock back, so that the next caller need not wait for it to expire.

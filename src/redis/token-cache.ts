@@ -19,6 +19,8 @@ export type RedisTokenCacheOptions = RedisAdapterOptions;
  * fleet makes one token request, and storing the token (or `unlock`) releases it:
  * only while the lock is still the one this cache took (a script compares the id),
  * so a holder whose lock expired never deletes the lock another process took since.
+ * Within the process, a cache has one holder per key at a time: until the holder's
+ * `set` or `unlock`, `lock` answers `false` to the other clients that share it.
  *
  * When Redis is down, slow or not connected, the cache answers from memory (this
  * process's own tokens) and `lock` grants the lock: calls never fail because of
@@ -35,7 +37,7 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
   const local = memoryTokenCache(systemClock);
   const tokenKey = (key: string) => `${prefix}${key}`;
   const lockKey = (key: string) => `${prefix}${key}:lock`;
-  /** The id under which this cache holds each key's lock. */
+  /** The id under which this cache holds each key's lock, from `lock` until the holder's `set` or `unlock`. */
   const held = new Map<string, string>();
   const release = async (key: string) => {
     const owner = held.get(key);
@@ -66,13 +68,17 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
       await release(key);
     },
     lock: async (key, ttlMs) => {
+      // One holder per key in this process: a second client sharing this cache waits for the first one's token,
+      // rather than taking over a lock whose id the first one's release would then delete.
+      if (held.has(key)) return false;
       const owner = globalThis.crypto.randomUUID();
+      held.set(key, owner);
       const granted = await run(
         ['SET', lockKey(key), owner, 'NX', 'PX', Math.max(1, Math.floor(ttlMs))],
         (reply) => reply === 'OK',
         () => true,
       );
-      if (granted) held.set(key, owner);
+      if (!granted) held.delete(key);
       return granted;
     },
     unlock: release,

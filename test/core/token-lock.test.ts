@@ -131,6 +131,17 @@ describe('ClientCredentialsTokenProvider when the lock holder is slow, gone or f
 });
 
 describe('ClientCredentialsTokenProvider when the cache fails while it holds the lock', () => {
+  it('gives the lock back when the token it fetched is too short-lived to store', async () => {
+    const clock = createFakeClock(0);
+    const unlock = vi.fn();
+    const set = vi.fn();
+    const cache: TokenCache = { get: () => undefined, set, lock: () => true, unlock };
+    const fetchToken = vi.fn(async () => ({ accessToken: 'token-1', expiresIn: 0 }));
+    expect(await provider(cache, clock, fetchToken).getToken()).toBe('token-1');
+    expect(set).not.toHaveBeenCalled();
+    expect(unlock).toHaveBeenCalledTimes(1);
+  });
+
   it('gives the lock back when the look for a token after taking it fails', async () => {
     const clock = createFakeClock(0);
     let gets = 0;

@@ -61,6 +61,18 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisTokenCache with a %s client', (kin
     expect(await redis.command('EXISTS', 'k:lock')).toBe(0);
   });
 
+  it('grants one holder per key within the process: a holder whose lock expired never deletes the lock a neighbour took over', async () => {
+    const processA = createRedisTokenCache(redis.client); // shared by two clients of one process
+    const processB = createRedisTokenCache(redis.client);
+    expect(await processA.lock?.('k', 5_000)).toBe(true); // the first client of A
+    await redis.command('DEL', 'k:lock'); // its lock expires while its token request goes on
+    const neighbour = await processA.lock?.('k', 5_000); // the second client of A
+    await processA.unlock?.('k'); // the first client's request fails
+    const other = await processB.lock?.('k', 5_000);
+    expect([neighbour, other].filter(Boolean)).toHaveLength(1);
+    expect(neighbour).toBe(false);
+  });
+
   it('gives the lock back when the token request fails: the next call fetches at once, without waiting for the lock', async () => {
     const emulator = createTenantEmulator();
     const { url, close } = await emulator.listen();
