@@ -43,7 +43,8 @@ export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000
  * local guess of one). `rolled` means that time has passed (or nothing was
  * reported yet): calls go, and `taken` counts them until a response reports the
  * new window; `staleAnswers` counts those the server answered for the old window
- * (a server whose clock lags), which did not land in the new one. `pending` counts calls sent and not yet answered (at most `limit`).
+ * (a server whose clock lags), which did not land in the new one, once the calls
+ * that were in flight when the window passed (`inFlightAtRoll`) have been answered. `pending` counts calls sent and not yet answered (at most `limit`).
  * `limit` 0 means not reported yet.
  */
 export interface BucketState {
@@ -55,12 +56,13 @@ export interface BucketState {
   rolledAtMs: number;
   taken: number;
   staleAnswers: number;
+  inFlightAtRoll: number;
   pending: number;
 }
 
 /** A bucket nothing is known about yet. */
 export function unknownBucket(): BucketState {
-  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, rolledAtMs: 0, taken: 0, staleAnswers: 0, pending: 0 };
+  return { limit: 0, remaining: 0, resetMs: 0, rolled: true, rolledAtMs: 0, taken: 0, staleAnswers: 0, inFlightAtRoll: 0, pending: 0 };
 }
 
 /**
@@ -91,6 +93,7 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
     state.rolledAtMs = nowMs;
     state.taken = 0;
     state.staleAnswers = 0;
+    state.inFlightAtRoll = state.pending;
   }
   if (state.rolled) {
     const held = state.limit > 0 && state.taken >= state.limit && nowMs - state.rolledAtMs < NEW_WINDOW_HOLD_MS;
@@ -104,7 +107,9 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
 
 /** A call counted in flight by {@link takeFromBucket} ended without a rate-limit answer. */
 export function releaseFromBucket(state: BucketState | undefined): void {
-  if (state !== undefined && state.pending > 0) state.pending--;
+  if (state === undefined || state.pending === 0) return;
+  state.pending--;
+  state.inFlightAtRoll = Math.min(state.inFlightAtRoll, state.pending);
 }
 
 /** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */
@@ -133,15 +138,28 @@ export function updateBucket(state: BucketState | undefined, rateLimit: RateLimi
   if (state !== undefined && resetMs <= state.resetMs) {
     if (resetMs < state.resetMs || state.rolled) {
       // A call that went after the old window passed here, answered for that window (the server's clock lags): it did not land in the next.
-      const stale = state.rolled && resetMs === state.resetMs;
-      return { ...state, staleAnswers: stale ? Math.min(state.taken, state.staleAnswers + 1) : state.staleAnswers, pending };
+      if (!state.rolled) return { ...state, pending };
+      // The answer of a call in flight when the window passed, as far as the count goes; after those, of a call that went since.
+      if (state.inFlightAtRoll > 0) return { ...state, inFlightAtRoll: Math.min(state.inFlightAtRoll - 1, pending), pending };
+      const staleAnswers = resetMs === state.resetMs ? Math.min(state.taken, state.staleAnswers + 1) : state.staleAnswers;
+      return { ...state, staleAnswers, pending };
     }
     return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining), pending };
   }
   const remaining = state?.rolled
     ? Math.min(rateLimit.remaining, limit - (state.taken - state.staleAnswers))
     : rateLimit.remaining - pending;
-  return { limit, remaining: Math.max(0, remaining), resetMs, rolled: false, rolledAtMs: 0, taken: 0, staleAnswers: 0, pending };
+  return {
+    limit,
+    remaining: Math.max(0, remaining),
+    resetMs,
+    rolled: false,
+    rolledAtMs: 0,
+    taken: 0,
+    staleAnswers: 0,
+    inFlightAtRoll: 0,
+    pending,
+  };
 }
 
 /** The most times one call waits for the bucket (another caller may take the slot a wait freed). */

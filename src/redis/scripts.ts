@@ -4,7 +4,7 @@
  * with the reset epoch the API server reported. They follow `takeFromBucket` and
  * `updateBucket` of the in-memory limiter (src/core/rate-limiter.ts) step by step.
  * State: a hash with `limit`, `remaining`, `reset` (epoch ms), `rolled`,
- * `rolled_at`, `taken`, `stale` (`staleAnswers`) and `pending`.
+ * `rolled_at`, `taken`, `stale` (`staleAnswers`), `in_flight_at_roll` and `pending`.
  */
 
 /**
@@ -17,7 +17,7 @@ export const TAKE_FROM_BUCKET = `local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'limit', 'pending', 'taken', 'rolled_at')
 if not state[2] then
-  redis.call('HSET', KEYS[1], 'limit', 0, 'remaining', 0, 'reset', 0, 'rolled', '1', 'taken', 0, 'stale', 0, 'pending', 0, 'rolled_at', 0)
+  redis.call('HSET', KEYS[1], 'limit', 0, 'remaining', 0, 'reset', 0, 'rolled', '1', 'taken', 0, 'stale', 0, 'in_flight_at_roll', 0, 'pending', 0, 'rolled_at', 0)
   redis.call('PEXPIRE', KEYS[1], 60000)
   state = { '0', '0', '1', '0', '0', '0', '0' }
 end
@@ -31,7 +31,7 @@ if not rolled and now >= reset then
   rolled = true
   taken = 0
   rolledAt = now
-  redis.call('HSET', KEYS[1], 'rolled', '1', 'taken', 0, 'stale', 0, 'rolled_at', now)
+  redis.call('HSET', KEYS[1], 'rolled', '1', 'taken', 0, 'stale', 0, 'in_flight_at_roll', tonumber(state[5] or '0'), 'rolled_at', now)
 end
 if rolled then
   if limit > 0 and taken >= limit and now - rolledAt < tonumber(ARGV[2]) then return ARGV[1] end
@@ -45,24 +45,33 @@ if limit == 0 or tonumber(state[5] or '0') < limit then redis.call('HINCRBY', KE
 return 0`;
 
 /** KEYS[1] the bucket: a call counted in flight ended without a rate-limit answer (`releaseFromBucket`). */
-export const RELEASE_FROM_BUCKET = `local pending = tonumber(redis.call('HGET', KEYS[1], 'pending') or '0')
-if pending > 0 then redis.call('HINCRBY', KEYS[1], 'pending', -1) end
+export const RELEASE_FROM_BUCKET = `local state = redis.call('HMGET', KEYS[1], 'pending', 'in_flight_at_roll')
+local pending = tonumber(state[1] or '0')
+if pending > 0 then
+  pending = pending - 1
+  redis.call('HSET', KEYS[1], 'pending', pending, 'in_flight_at_roll', math.min(tonumber(state[2] or '0'), pending))
+end
 return 0`;
 
 /** KEYS[1] the bucket; ARGV limit, remaining, reset (epoch ms) of a response. Kept a minute past the reset. */
 export const UPDATE_BUCKET = `local limit = tonumber(ARGV[1])
 local remaining = tonumber(ARGV[2])
 local reset = tonumber(ARGV[3])
-local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'taken', 'pending', 'stale')
+local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'taken', 'pending', 'stale', 'in_flight_at_roll')
 local storedReset = tonumber(state[2])
 local rolled = state[3] == '1'
 local taken = tonumber(state[4] or '0')
 local pending = math.max(0, tonumber(state[5] or '0') - 1)
 local stale = tonumber(state[6] or '0')
+local atRoll = tonumber(state[7] or '0')
 if storedReset and reset <= storedReset then
   if reset < storedReset or rolled then
-    if rolled and reset == storedReset then stale = math.min(taken, stale + 1) end
-    redis.call('HSET', KEYS[1], 'pending', pending, 'stale', stale)
+    if rolled and atRoll > 0 then
+      atRoll = math.min(atRoll - 1, pending)
+    elseif rolled and reset == storedReset then
+      stale = math.min(taken, stale + 1)
+    end
+    redis.call('HSET', KEYS[1], 'pending', pending, 'stale', stale, 'in_flight_at_roll', atRoll)
     return 0
   end
   redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.min(remaining, tonumber(state[1])), 'pending', pending)
@@ -73,7 +82,7 @@ if rolled then
 else
   remaining = remaining - pending
 end
-redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.max(0, remaining), 'reset', reset, 'rolled', '0', 'taken', 0, 'stale', 0, 'pending', pending)
+redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', math.max(0, remaining), 'reset', reset, 'rolled', '0', 'taken', 0, 'stale', 0, 'in_flight_at_roll', 0, 'pending', pending)
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 redis.call('PEXPIRE', KEYS[1], math.max(reset - now, 0) + 60000)

@@ -76,6 +76,7 @@ describe('takeFromBucket and updateBucket', () => {
       rolledAtMs: 0,
       taken: 0,
       staleAnswers: 0,
+      inFlightAtRoll: 0,
       pending: 0,
     });
   });
@@ -96,6 +97,15 @@ describe('takeFromBucket and updateBucket', () => {
     state = updateBucket(state, rateLimit(9, START + 61_000, 10)); // the new window's first answer
     expect(state).toMatchObject({ remaining: 9, pending: 0 });
     expect(takeFromBucket(state, START + 2_100)).toBe(0);
+  });
+
+  it('count the old window’s answers to calls still in flight when it passed as theirs, not as stale answers of later calls', () => {
+    let state = updateBucket(undefined, rateLimit(10, START + 1_000, 10));
+    for (let call = 0; call < 10; call++) expect(takeFromBucket(state, START + 500)).toBe(0); // in the old window
+    for (let call = 0; call < 10; call++) expect(takeFromBucket(state, START + 1_000)).toBe(0); // after its reset
+    for (let call = 0; call < 10; call++) state = updateBucket(state, rateLimit(0, START + 1_000, 10)); // the first ten answered
+    state = updateBucket(state, rateLimit(9, START + 61_000, 10)); // the new window's first answer
+    expect(state.remaining).toBe(0); // the ten sent after the reset are in flight: they may land in it
   });
 
   it('count a response of the old window once it has rolled over as a stale answer, and change nothing else', () => {

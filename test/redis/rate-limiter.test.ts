@@ -109,6 +109,20 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     expect(clock.sleeps).toEqual([]);
   });
 
+  it('counts the old window’s answers to calls in flight when it passed as theirs, not as stale answers of later calls', async () => {
+    const clock = createFakeClock();
+    const limiter = createRedisRateLimiter(redis.client, { clock });
+    const reset = new Date(Date.now() + 60_000);
+    await limiter.update(KEY, { limit: 10, remaining: 10, reset });
+    for (let call = 0; call < 10; call++) await limiter.wait(KEY, undefined, WAIT); // in the old window
+    await redis.command('HSET', KEY, 'reset', String(Date.now() - 1_000)); // the window passes
+    const passed = new Date(Number(await redis.command('HGET', KEY, 'reset')));
+    for (let call = 0; call < 10; call++) await limiter.wait(KEY, undefined, WAIT); // after its reset
+    for (let call = 0; call < 10; call++) await limiter.update(KEY, { limit: 10, remaining: 0, reset: passed }); // the first ten answered
+    await limiter.update(KEY, { limit: 10, remaining: 9, reset: new Date(Date.now() + 60_000) });
+    expect(await redis.command('HGET', KEY, 'remaining')).toBe('0');
+  });
+
   it('gives a slot back on release (a call without a rate-limit answer), never below zero', async () => {
     const limiter = createRedisRateLimiter(redis.client);
     await limiter.update(KEY, { limit: 50, remaining: 10, reset: new Date(Date.now() + 30_000) });
