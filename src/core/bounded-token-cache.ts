@@ -5,8 +5,10 @@ import type { TokenCache } from './token-provider.js';
  * `cache` with every asynchronous answer bounded by `timeoutMs`: a `get`, `set`,
  * `lock` or `unlock` that has not settled by then rejects with `TimeoutError`
  * (naming the method), so a token cache that hangs fails the calls that need it
- * instead of blocking the client for good. Synchronous answers (the default memory
- * cache) are handed over as they are, with no timer. Optional methods stay absent.
+ * instead of blocking the client for good. A `lock` given up on that the cache
+ * grants later is given back (`unlock`): its caller failed and would never release
+ * it. Synchronous answers (the default memory cache) are handed over as they are,
+ * with no timer. Optional methods stay absent.
  */
 export function boundedTokenCache(cache: TokenCache, timeoutMs: number): TokenCache {
   const bounded = <T>(method: string, answer: T | Promise<T>): T | Promise<T> =>
@@ -14,10 +16,32 @@ export function boundedTokenCache(cache: TokenCache, timeoutMs: number): TokenCa
       ? withDeadline(Promise.resolve(answer), undefined, timeoutMs, `tokenCache.${method} did not answer within ${timeoutMs} ms`)
       : answer;
   const { lock, unlock } = cache;
+  const giveBack = (key: string) => {
+    try {
+      Promise.resolve(unlock?.call(cache, key)).catch(() => {});
+    } catch {
+      // The lock's TTL frees it anyway.
+    }
+  };
   return {
     get: (key) => bounded('get', cache.get(key)),
     set: (key, token, ttlMs) => bounded('set', cache.set(key, token, ttlMs)),
-    ...(lock && { lock: (key: string, ttlMs: number) => bounded('lock', lock.call(cache, key, ttlMs)) }),
+    ...(lock && {
+      lock: (key: string, ttlMs: number) => {
+        const answer = lock.call(cache, key, ttlMs);
+        const checked = bounded('lock', answer);
+        if (checked !== answer) {
+          // A lock granted after its caller gave up on it (the caller fails, and would never release it) goes back at once.
+          (checked as Promise<boolean>).catch(() =>
+            (answer as Promise<boolean>).then(
+              (granted) => granted && giveBack(key),
+              () => {},
+            ),
+          );
+        }
+        return checked;
+      },
+    }),
     ...(unlock && { unlock: (key: string) => bounded('unlock', unlock.call(cache, key)) }),
   };
 }

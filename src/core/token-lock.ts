@@ -4,7 +4,8 @@ import type { TokenCache } from './token-provider.js';
 /**
  * How long a process may hold the right to fetch a shared token; the holder's `set`
  * (or `unlock`, when its request failed) releases it sooner. A holder slower than
- * this, or one that crashed, loses it to one of the processes waiting.
+ * this, or one that crashed, loses it to one of the processes waiting (clients of
+ * one process that share a `createRedisTokenCache` wait for their own holder).
  */
 export const TOKEN_LOCK_TTL_MS = 5_000;
 /** How often a process that did not get the lock looks for the token the holder fetches, and tries the lock again. */

@@ -39,9 +39,9 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
   const lockKey = (key: string) => `${prefix}${key}:lock`;
   /** The id under which this cache holds each key's lock, from `lock` until the holder's `set` or `unlock`. */
   const held = new Map<string, string>();
-  const release = async (key: string) => {
-    const owner = held.get(key);
-    if (owner === undefined) return;
+  /** Releases the key's lock if this cache holds it (and, with `owner`, only while that holder has it). */
+  const release = async (key: string, owner = held.get(key)) => {
+    if (owner === undefined || held.get(key) !== owner) return;
     held.delete(key);
     await run(
       ['EVAL', RELEASE_OWN_LOCK, 1, lockKey(key), owner],
@@ -57,6 +57,8 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
         () => local.get(key) as string | undefined,
       ),
     async set(key, token, ttlMs) {
+      // The holder when the token came: a slow store must not release a lock taken since by a neighbour client.
+      const owner = held.get(key);
       local.set(key, token, ttlMs);
       const px = Math.max(1, Math.floor(ttlMs));
       // Two one-key commands rather than a script over both keys, so that a Redis Cluster may keep them on different nodes.
@@ -65,7 +67,7 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
         () => undefined,
         () => undefined,
       );
-      await release(key);
+      await release(key, owner);
     },
     lock: async (key, ttlMs) => {
       // One holder per key in this process: a second client sharing this cache waits for the first one's token,
@@ -81,6 +83,6 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
       if (!granted) held.delete(key);
       return granted;
     },
-    unlock: release,
+    unlock: (key) => release(key),
   };
 }

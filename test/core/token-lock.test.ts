@@ -205,6 +205,31 @@ describe('ClientCredentialsTokenProvider with a tokenCache that never answers', 
     },
   );
 
+  it('gives back a lock the cache grants after timeoutMs, which its caller gave up on and would never release', async () => {
+    vi.useFakeTimers();
+    const unlock = vi.fn();
+    let grant!: (granted: boolean) => void;
+    const cache: TokenCache = {
+      get: () => undefined,
+      set: () => {},
+      lock: () =>
+        new Promise<boolean>((resolve) => {
+          grant = resolve;
+        }),
+      unlock,
+    };
+    const fetchToken = vi.fn(async () => ({ accessToken: 'token-1', expiresIn: 60 }));
+    const tokens = new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: 60_000, timeoutMs: 2_000 });
+    const failed = tokens.getToken().catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await failed).toBeInstanceOf(TokenRequestError);
+    expect(unlock).not.toHaveBeenCalled();
+    grant(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(unlock).toHaveBeenCalledWith(KEY);
+    expect(fetchToken).not.toHaveBeenCalled();
+  });
+
   it('rejects with the token request’s failure when unlock hangs after it, rather than hanging', async () => {
     vi.useFakeTimers();
     const cache: TokenCache = { get: () => undefined, set: () => {}, lock: () => true, unlock: never };

@@ -73,6 +73,30 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisTokenCache with a %s client', (kin
     expect(neighbour).toBe(false);
   });
 
+  it('does not release, on a store that finishes late, the lock a neighbour client took meanwhile', async () => {
+    let answerStore!: () => void;
+    const storeAnswered = new Promise<void>((resolve) => {
+      answerStore = resolve;
+    });
+    // Redis runs the token's SET at once, but its answer comes late.
+    const slowStores = {
+      sendCommand: async (args: string[]) => {
+        const reply = redis.command(...(args as [string, ...string[]]));
+        if (args[0] === 'SET' && args[1] === 'k') await storeAnswered;
+        return reply;
+      },
+    };
+    const cache = createRedisTokenCache(slowStores); // shared by two clients of one process
+    expect(await cache.lock?.('k', 5_000)).toBe(true); // the first client
+    const storing = cache.set('k', 'token-1', 10_000); // the client gives up on the slow store and gives the lock back
+    await cache.unlock?.('k');
+    expect(await cache.lock?.('k', 5_000)).toBe(true); // the neighbour takes the lock
+    answerStore();
+    await storing;
+    expect(await redis.command('EXISTS', 'k:lock')).toBe(1);
+    expect(await cache.lock?.('k', 5_000)).toBe(false);
+  });
+
   it('gives the lock back when the token request fails: the next call fetches at once, without waiting for the lock', async () => {
     const emulator = createTenantEmulator();
     const { url, close } = await emulator.listen();
