@@ -1,4 +1,5 @@
 import { withDeadline } from './deadline.js';
+import { releaseTokenLock } from './token-lock.js';
 import type { TokenCache } from './token-provider.js';
 
 /**
@@ -16,13 +17,6 @@ export function boundedTokenCache(cache: TokenCache, timeoutMs: number): TokenCa
       ? withDeadline(Promise.resolve(answer), undefined, timeoutMs, `tokenCache.${method} did not answer within ${timeoutMs} ms`)
       : answer;
   const { lock, unlock } = cache;
-  const giveBack = (key: string) => {
-    try {
-      Promise.resolve(unlock?.call(cache, key)).catch(() => {});
-    } catch {
-      // The lock's TTL frees it anyway.
-    }
-  };
   return {
     get: (key) => bounded('get', cache.get(key)),
     set: (key, token, ttlMs) => bounded('set', cache.set(key, token, ttlMs)),
@@ -34,7 +28,9 @@ export function boundedTokenCache(cache: TokenCache, timeoutMs: number): TokenCa
           // A lock granted after its caller gave up on it (the caller fails, and would never release it) goes back at once.
           (checked as Promise<boolean>).catch(() =>
             (answer as Promise<boolean>).then(
-              (granted) => granted && giveBack(key),
+              (granted) => {
+                if (granted) void releaseTokenLock(cache, key);
+              },
               () => {},
             ),
           );

@@ -102,22 +102,28 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       const cached = await cachedAnswer;
       if (this.#usable(cached)) return cached;
       const clock = this.#options.clock ?? systemClock;
-      shared = await waitForSharedToken({ cache, key: cacheKey, rejected: this.#rejected, clock, maxWaitMs: timeoutMs });
+      const usable = (answer: unknown) => this.#usable(answer);
+      shared = await waitForSharedToken({ cache, key: cacheKey, usable, clock, maxWaitMs: timeoutMs });
       if (typeof shared === 'string') return shared;
     } catch (error) {
       throw new TokenRequestError(error);
     }
+    let stored = false;
     try {
       const issued = await fetchToken();
       const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
       const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
-      if (ttlMs > 0) await cache.set(cacheKey, issued.accessToken, ttlMs);
-      else if (shared === HOLDS_LOCK) await releaseTokenLock(cache, cacheKey); // nothing to store: the lock goes back all the same
+      if (ttlMs > 0) {
+        await cache.set(cacheKey, issued.accessToken, ttlMs); // which releases the lock
+        stored = true;
+      }
       return issued.accessToken;
     } catch (error) {
-      // The holder that could not fetch or store a token gives the lock back, so that the next caller need not wait for it to expire.
-      if (shared === HOLDS_LOCK) await releaseTokenLock(cache, cacheKey);
       throw new TokenRequestError(error);
+    } finally {
+      // A holder that stored no token (the request failed, the store failed, or the token is too short-lived to keep)
+      // gives the lock back, so that the next caller need not wait for it to expire.
+      if (shared === HOLDS_LOCK && !stored) await releaseTokenLock(cache, cacheKey);
     }
   }
 }

@@ -37,7 +37,7 @@ const MAX_KEY_SETS = 8;
  */
 export function compileResponseCheck(schema: ZodMiniType): ResponseCheck | undefined {
   const general = compile(schema);
-  const checkGeneral: ResponseCheck = (body) => z.validate(general, body);
+  const checkGeneral = checkWith(general);
   // No code generation here (zod handed the schema back): a copy would not be compiled either.
   const list = general === schema ? undefined : recordListOf(schema);
   if (list === undefined) return checkGeneral;
@@ -50,12 +50,16 @@ export function compileResponseCheck(schema: ZodMiniType): ResponseCheck | undef
     let check = checks.get(keySet);
     if (check === undefined) {
       if (checks.size > MAX_KEY_SETS) return checkGeneral(body);
-      const specialised = compile(list.requiring(keySet));
-      check = (value) => z.validate(specialised, value);
+      check = checkWith(compile(list.requiring(keySet)));
       checks.set(keySet, check);
     }
     return check(body);
   };
+}
+
+/** `z.validate` with `schema`, as a {@link ResponseCheck}. */
+function checkWith(schema: ZodMiniType): ResponseCheck {
+  return (body) => z.validate(schema, body);
 }
 
 /** Where a schema's records are: their optional keys, how to find them in a body, and the schema with some of those keys required. */

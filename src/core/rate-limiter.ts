@@ -44,8 +44,9 @@ export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000
  * reported yet): calls go, and `taken` counts them until a response reports the
  * new window; `staleAnswers` counts those the server answered for the old window
  * (a server whose clock lags), which did not land in the new one, once the calls
- * that were in flight when the window passed (`inFlightAtRoll`) have been answered. `pending` counts calls sent and not yet answered (at most `limit`).
- * `limit` 0 means not reported yet.
+ * that were in flight when the window passed (`inFlightAtRoll`) have been answered.
+ * `pending` counts calls sent and not yet answered (at most `limit`). `limit` 0
+ * means not reported yet.
  */
 export interface BucketState {
   limit: number;
@@ -136,14 +137,8 @@ export function updateBucket(state: BucketState | undefined, rateLimit: RateLimi
   const { limit } = rateLimit;
   const pending = Math.max(0, (state?.pending ?? 0) - 1);
   if (state !== undefined && resetMs <= state.resetMs) {
-    if (resetMs < state.resetMs || state.rolled) {
-      // A call that went after the old window passed here, answered for that window (the server's clock lags): it did not land in the next.
-      if (!state.rolled) return { ...state, pending };
-      // The answer of a call in flight when the window passed, as far as the count goes; after those, of a call that went since.
-      if (state.inFlightAtRoll > 0) return { ...state, inFlightAtRoll: Math.min(state.inFlightAtRoll - 1, pending), pending };
-      const staleAnswers = resetMs === state.resetMs ? Math.min(state.taken, state.staleAnswers + 1) : state.staleAnswers;
-      return { ...state, staleAnswers, pending };
-    }
+    if (state.rolled) return afterStaleAnswer(state, resetMs === state.resetMs, pending);
+    if (resetMs < state.resetMs) return { ...state, pending };
     return { ...state, limit, remaining: Math.min(state.remaining, rateLimit.remaining), pending };
   }
   const remaining = state?.rolled
@@ -160,6 +155,19 @@ export function updateBucket(state: BucketState | undefined, rateLimit: RateLimi
     inFlightAtRoll: 0,
     pending,
   };
+}
+
+/**
+ * The state after an answer for a window that has passed here (`ofLastWindow`: the
+ * one just passed, else an older one). It is taken for the answer of a call in
+ * flight when the window passed while such calls remain; after those, an answer for
+ * the last window is a call that went since and that the server (its clock lagging)
+ * counted in the old window, not the new.
+ */
+function afterStaleAnswer(state: BucketState, ofLastWindow: boolean, pending: number): BucketState {
+  if (state.inFlightAtRoll > 0) return { ...state, inFlightAtRoll: Math.min(state.inFlightAtRoll - 1, pending), pending };
+  const staleAnswers = ofLastWindow ? Math.min(state.taken, state.staleAnswers + 1) : state.staleAnswers;
+  return { ...state, staleAnswers, pending };
 }
 
 /** The most times one call waits for the bucket (another caller may take the slot a wait freed). */

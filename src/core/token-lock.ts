@@ -15,8 +15,8 @@ export const TOKEN_LOCK_POLL_MS = 50;
 export interface SharedTokenWait {
   readonly cache: TokenCache;
   readonly key: string;
-  /** A token the API refused (401): it does not count as found. */
-  readonly rejected: ReadonlySet<string>;
+  /** Whether a cache's answer is a token to hand out (not one the API refused since). */
+  readonly usable: (answer: unknown) => answer is string;
   readonly clock: Pick<Clock, 'now' | 'sleep'>;
   /** The longest wait for another process's token (the client's `timeoutMs`), for a lock that never comes free. */
   readonly maxWaitMs: number;
@@ -39,28 +39,26 @@ export const HOLDS_LOCK: unique symbol = Symbol('holds the token lock');
 export async function waitForSharedToken({
   cache,
   key,
-  rejected,
+  usable,
   clock,
   maxWaitMs,
 }: SharedTokenWait): Promise<string | typeof HOLDS_LOCK | undefined> {
   if (!cache.lock) return undefined;
   const found = async () => {
-    const token = await cache.get(key);
-    return token && !rejected.has(token) ? token : undefined;
+    const answer = await cache.get(key);
+    return usable(answer) ? answer : undefined;
   };
-  // Got the lock: unless the last holder stored a token after this process looked (it then gives the lock back).
+  // Got the lock: unless the last holder stored a token after this process looked, or the look failed (the lock then goes back).
   const lockedOrFound = async () => {
     if (!(await cache.lock?.(key, TOKEN_LOCK_TTL_MS))) return undefined;
-    let token: string | undefined;
+    let holds = false;
     try {
-      token = await found();
-    } catch (error) {
-      await releaseTokenLock(cache, key);
-      throw error;
+      const token = await found();
+      holds = token === undefined;
+      return token ?? HOLDS_LOCK;
+    } finally {
+      if (!holds) await releaseTokenLock(cache, key);
     }
-    if (token === undefined) return HOLDS_LOCK;
-    await releaseTokenLock(cache, key);
-    return token;
   };
   const first = await lockedOrFound();
   if (first !== undefined) return first;

@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../core/clock.js';
+import { withDeadline } from '../core/deadline.js';
 import type { RedisClientLike } from './client.js';
 import { redisCommandSender } from './client.js';
 
@@ -9,8 +10,6 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
  * without asking Redis; the next command after that tries Redis again.
  */
 export const REDIS_RETRY_AFTER_MS = 5_000;
-
-const TIMED_OUT = Symbol('timed out');
 
 /** Runs a Redis command, or answers locally when Redis can't. */
 export type RedisOrLocal = <T>(
@@ -36,19 +35,10 @@ export function redisOrLocal(client: RedisClientLike, timeoutMs: number, clock: 
   };
   return async (command, read, local) => {
     if (!isReady() || clock.now() < localUntil) return local();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const sent = send(...command);
-    sent.catch(() => {});
-    const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
-    });
     try {
-      const reply = await Promise.race([sent, timedOut]);
-      return reply === TIMED_OUT ? answerLocally(local) : read(reply);
+      return read(await withDeadline(send(...command), undefined, timeoutMs, `Redis ${command[0]} timed out`));
     } catch {
       return answerLocally(local);
-    } finally {
-      clearTimeout(timer);
     }
   };
 }

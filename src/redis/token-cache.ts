@@ -60,10 +60,9 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
       // The holder when the token came: a slow store must not release a lock taken since by a neighbour client.
       const owner = held.get(key);
       local.set(key, token, ttlMs);
-      const px = Math.max(1, Math.floor(ttlMs));
       // Two one-key commands rather than a script over both keys, so that a Redis Cluster may keep them on different nodes.
       await run(
-        ['SET', tokenKey(key), token, 'PX', px],
+        ['SET', tokenKey(key), token, 'PX', toPx(ttlMs)],
         () => undefined,
         () => undefined,
       );
@@ -76,7 +75,7 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
       const owner = globalThis.crypto.randomUUID();
       held.set(key, owner);
       const granted = await run(
-        ['SET', lockKey(key), owner, 'NX', 'PX', Math.max(1, Math.floor(ttlMs))],
+        ['SET', lockKey(key), owner, 'NX', 'PX', toPx(ttlMs)],
         (reply) => reply === 'OK',
         () => true,
       );
@@ -85,4 +84,9 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
     },
     unlock: (key) => release(key),
   };
+}
+
+/** A lifetime in milliseconds as Redis's `PX` takes it: a whole number, at least 1. */
+function toPx(ttlMs: number): number {
+  return Math.max(1, Math.floor(ttlMs));
 }
