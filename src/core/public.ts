@@ -32,6 +32,6 @@ export type { FetchLike } from './http.js';
 export type { CommonClientOptions, RequestOptions, ResponseInfo, TenantLocation } from './options.js';
 export type { OnPage, OnPagingLimit, PageProgress } from './paging.js';
 export type { RateLimit } from './rate-limit.js';
-export type { RateLimiter, RateLimiterWaitOptions } from './rate-limiter.js';
+export type { RateLimiter, RateLimiterReleaseOptions, RateLimiterWaitOptions } from './rate-limiter.js';
 export type { RetryOptions } from './retry-policy.js';
 export type { TokenCache, TokenSource } from './token-provider.js';

@@ -30,10 +30,29 @@ export interface RateLimiter {
    * Optional: a call `wait` let go under `key` ended without a rate-limit answer (a
    * network error, a timeout, an abort, a failed token, a response without
    * `X-RateLimit-*`), so it no longer counts as in flight. Without it, such calls
-   * count against every next window until as many answers came back.
+   * count against every next window until as many answers came back. `options.sent`
+   * tells whether the call may have reached the server (see {@link RateLimiterReleaseOptions}).
    */
-  release?(key: string): void | Promise<void>;
+  release?(key: string, options?: RateLimiterReleaseOptions): void | Promise<void>;
 }
+
+/** How a call given back with {@link RateLimiter.release} ended. */
+export interface RateLimiterReleaseOptions {
+  /**
+   * `false`: the call never left this process (its token request failed, a header
+   * was refused, its caller gave up while it waited), so the server did not count
+   * it and its slot goes back to the window. `true`: it may have reached the server
+   * (a network error, a timeout, an answer without rate-limit headers), so the slot
+   * stays taken. Left out: `true`.
+   */
+  readonly sent: boolean;
+}
+
+/** A released call that may have reached the server (made once: releases allocate nothing). */
+export const MAYBE_SENT: RateLimiterReleaseOptions = Object.freeze({ sent: true });
+
+/** A released call that never left this process. */
+export const NOT_SENT: RateLimiterReleaseOptions = Object.freeze({ sent: false });
 
 /** The bound of a wait when the caller gives none: the default `retry.maxDelayMs`. */
 export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000 };
@@ -106,11 +125,19 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
   return 0;
 }
 
-/** A call counted in flight by {@link takeFromBucket} ended without a rate-limit answer. */
-export function releaseFromBucket(state: BucketState | undefined): void {
+/**
+ * A call counted in flight by {@link takeFromBucket} ended without a rate-limit answer.
+ * One that never left (`sent: false`) also gives its slot back to the reported window
+ * (at most up to `limit`): otherwise a burst of failed token requests would empty the
+ * bucket here while the server's stays full, and the next calls would wait for the
+ * reset. After the reset has passed here the slot is not given back: the calls beyond
+ * the first bucket are held for {@link NEW_WINDOW_HOLD_MS} at most.
+ */
+export function releaseFromBucket(state: BucketState | undefined, { sent }: RateLimiterReleaseOptions = MAYBE_SENT): void {
   if (state === undefined || state.pending === 0) return;
   state.pending--;
   state.inFlightAtRoll = Math.min(state.inFlightAtRoll, state.pending);
+  if (!sent && !state.rolled) state.remaining = Math.min(state.limit, state.remaining + 1);
 }
 
 /** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */
@@ -201,8 +228,8 @@ export function memoryRateLimiter(clock: Clock): RateLimiter {
     update(key, rateLimit) {
       buckets.set(key, updateBucket(buckets.get(key), rateLimit));
     },
-    release(key) {
-      releaseFromBucket(buckets.get(key));
+    release(key, options) {
+      releaseFromBucket(buckets.get(key), options);
     },
   };
 }
@@ -236,7 +263,7 @@ export function waitForRateLimit(
   const settled = Promise.resolve(waiting).then(
     () => {
       // The limiter gave a slot after the caller had left: the call is never sent, so it goes back.
-      if (abandoned) releaseRateLimitSlot(limiter, key);
+      if (abandoned) releaseRateLimitSlot(limiter, key, NOT_SENT);
     },
     () => undefined,
   );
@@ -254,7 +281,7 @@ export function waitForRateLimit(
  */
 export function reportRateLimit(limiter: RateLimiter, key: string, rateLimit: RateLimit | undefined): void {
   if (rateLimit === undefined) {
-    releaseRateLimitSlot(limiter, key);
+    releaseRateLimitSlot(limiter, key, MAYBE_SENT);
     return;
   }
   try {
@@ -265,9 +292,9 @@ export function reportRateLimit(limiter: RateLimiter, key: string, rateLimit: Ra
 }
 
 /** A call the limiter let go ended without a rate-limit answer: `limiter.release`, its failures ignored. */
-export function releaseRateLimitSlot(limiter: RateLimiter, key: string): void {
+export function releaseRateLimitSlot(limiter: RateLimiter, key: string, options: RateLimiterReleaseOptions): void {
   try {
-    ignoreRejection(limiter.release?.(key));
+    ignoreRejection(limiter.release?.(key, options));
   } catch {
     // A synchronous failure is ignored the same way.
   }

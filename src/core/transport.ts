@@ -8,8 +8,11 @@ import { isValidTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor 
 import { inheritsEnumerableMembers, ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import {
+  MAYBE_SENT,
   memoryRateLimiter,
+  NOT_SENT,
   type RateLimiter,
+  type RateLimiterReleaseOptions,
   type RateLimiterWaitOptions,
   rateLimitKey,
   releaseRateLimitSlot,
@@ -116,7 +119,7 @@ export class Transport {
     try {
       token = await tokens.getToken(signal, timeoutMs);
     } catch (error) {
-      throw this.#releasedSlot(error); // nothing was sent
+      throw this.#releasedSlot(error, NOT_SENT);
     }
     let answer = await this.#send(request, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
@@ -124,7 +127,7 @@ export class Transport {
       try {
         token = await tokens.getToken(signal, timeoutMs);
       } catch (error) {
-        throw this.#releasedSlot(error);
+        throw this.#releasedSlot(error, NOT_SENT);
       }
       answer = await this.#send(request, token);
     }
@@ -136,10 +139,11 @@ export class Transport {
 
   /**
    * The call the limiter let go ended without a rate-limit answer (`error`): its slot
-   * is given back, so it no longer counts as in flight. Returns `error`, to throw.
+   * is given back, so it no longer counts as in flight (`how`: whether it may have
+   * reached the server). Returns `error`, to throw.
    */
-  #releasedSlot(error: unknown): unknown {
-    releaseRateLimitSlot(this.#rateLimiter, this.#rateLimitKey);
+  #releasedSlot(error: unknown, how: RateLimiterReleaseOptions): unknown {
+    releaseRateLimitSlot(this.#rateLimiter, this.#rateLimitKey, how);
     return error;
   }
 
@@ -177,6 +181,7 @@ export class Transport {
    */
   async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
     let answer: Exchange;
+    let how = NOT_SENT; // until the exchange starts: a refused scope or header never leaves
     try {
       const checking = this.#checkScope(token, request.scope);
       if (checking) await checking;
@@ -184,19 +189,22 @@ export class Transport {
       const bearer = this.#bearerOf(token);
       const callerHeaders = options?.headers;
       const byInstance = callerHeaders === undefined ? this.#httpOf(bearer) : undefined;
+      // The caller's headers (checked: a string or array would otherwise spread into one header per
+      // character), then the bearer token; names are lower-case, so a caller's `Authorization` is replaced.
+      const headers = byInstance ? undefined : { ...(callerHeaders && checkedHeaders(callerHeaders)), authorization: bearer.header };
+      const searchParams = toSearchParams(request.query);
+      how = MAYBE_SENT;
       answer = await exchange(byInstance ?? this.#http, {
         method: request.method,
         path: request.path,
-        searchParams: toSearchParams(request.query),
+        searchParams,
         body: request.body,
-        // The caller's headers (checked: a string or array would otherwise spread into one header per
-        // character), then the bearer token; names are lower-case, so a caller's `Authorization` is replaced.
-        headers: byInstance ? undefined : { ...(callerHeaders && checkedHeaders(callerHeaders)), authorization: bearer.header },
+        headers,
         timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
         signal: options?.signal,
       });
     } catch (error) {
-      throw this.#releasedSlot(error); // not sent (scope, headers), or no answer (network, timeout, abort)
+      throw this.#releasedSlot(error, how); // not sent (scope, headers), or no answer (network, timeout, abort)
     }
     // Reported to the limiter: the answer's rate limit, or, without one, the call's slot given back.
     const rateLimit = parseRateLimit(answer.response.headers);

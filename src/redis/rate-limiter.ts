@@ -3,6 +3,7 @@ import {
   type BucketState,
   DEFAULT_WAIT_OPTIONS,
   MAX_WAIT_ROUNDS,
+  MAYBE_SENT,
   NEW_WINDOW_HOLD_MS,
   NEW_WINDOW_POLL_MS,
   type RateLimiter,
@@ -68,10 +69,10 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
         () => undefined,
       );
     },
-    async release(key) {
-      releaseFromBucket(local.get(key));
+    async release(key, options = MAYBE_SENT) {
+      releaseFromBucket(local.get(key), options);
       await run(
-        ['EVAL', RELEASE_FROM_BUCKET, 1, `${prefix}${key}`],
+        ['EVAL', RELEASE_FROM_BUCKET, 1, `${prefix}${key}`, options.sent ? 1 : 0],
         () => undefined,
         () => undefined,
       );

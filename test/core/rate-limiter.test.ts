@@ -7,6 +7,7 @@ import {
   NEW_WINDOW_HOLD_MS,
   NEW_WINDOW_POLL_MS,
   type RateLimiter,
+  releaseFromBucket,
   reportRateLimit,
   takeFromBucket,
   unknownBucket,
@@ -149,6 +150,30 @@ describe('memoryRateLimiter', () => {
     limiter.update(KEY, rateLimit(9, START + 2_000, 10)); // the next window, reported before the first one's reset passed here
     const went = Array.from({ length: 10 }, () => limiter.wait(KEY, undefined, WAIT) === undefined);
     expect(went.filter(Boolean)).toHaveLength(9);
+  });
+
+  it('gives the slot of a call that never left back to the window: unsent calls do not make the next ones wait for the reset', () => {
+    const clock = createFakeClock(START, { holdSleeps: true });
+    const limiter = memoryRateLimiter(clock);
+    limiter.update(KEY, rateLimit(2, START + 10_000, 10));
+    for (let call = 0; call < 5; call++) {
+      expect(limiter.wait(KEY, undefined, WAIT)).toBeUndefined();
+      limiter.release?.(KEY, { sent: false }); // e.g. its token request failed
+    }
+    expect(limiter.wait(KEY, undefined, WAIT)).toBeUndefined();
+    expect(limiter.wait(KEY, undefined, WAIT)).toBeUndefined();
+    expect(limiter.wait(KEY, undefined, WAIT)).toBeInstanceOf(Promise); // the two slots left are taken now
+  });
+
+  it('keeps the slot of a call that may have reached the server counted in its window, and never gives back more than the limit', () => {
+    const maybeSent = unknownBucket();
+    Object.assign(maybeSent, updateBucket(undefined, rateLimit(1, START + 10_000, 10)));
+    expect(takeFromBucket(maybeSent, START)).toBe(0);
+    releaseFromBucket(maybeSent, { sent: true }); // a network error or a timeout: the server may have counted it
+    expect(maybeSent).toMatchObject({ remaining: 0, pending: 0 });
+    const full: BucketState = { ...updateBucket(undefined, rateLimit(10, START + 10_000, 10)), pending: 1 };
+    releaseFromBucket(full, { sent: false });
+    expect(full).toMatchObject({ remaining: 10, pending: 0 });
   });
 
   it('sleeps until the reset on the injected clock, then lets the call go', async () => {
@@ -324,6 +349,38 @@ describe('Transport with the default limiter', () => {
     reported.length = 0;
     await expect(failingToken.request({ method: 'GET', path: 'things', schema: Body })).rejects.toThrow();
     expect(reported).toEqual(['wait', 'release']);
+  });
+
+  it('gives the window back the slots of calls whose token failed: the next call does not wait for the reset', async () => {
+    const clock = createFakeClock(START);
+    const resetSeconds = START / 1000 + 10;
+    server.use(
+      http.get(`${API}/things`, () =>
+        HttpResponse.json(
+          { ok: true },
+          { headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': String(resetSeconds) } },
+        ),
+      ),
+    );
+    let vaultUp = true;
+    const transport = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider(() => (vaultUp ? Promise.resolve('token-1') : Promise.reject(new Error('vault down')))),
+      retry: resolveRetryPolicy({ maxRetries: 0 }), // waits for the bucket up to the default maxDelayMs
+      timeoutMs: 1_000,
+      validateResponses: true,
+      clock,
+    });
+    const get = () => transport.request({ method: 'GET', path: 'things', schema: Body });
+    const sentBefore = requests.length;
+    await get(); // the bucket: 2 calls left until the reset
+    vaultUp = false;
+    await expect(get()).rejects.toThrow('vault down');
+    await expect(get()).rejects.toThrow('vault down');
+    vaultUp = true;
+    await get();
+    expect(clock.sleeps).toEqual([]);
+    expect(requests.length - sentBefore).toBe(2);
   });
 
   it('uses the rateLimiter it is given, with the base URL as key and the client’s maxDelayMs', async () => {

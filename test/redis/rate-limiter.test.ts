@@ -136,6 +136,21 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     expect(await redis.command('HGET', KEY, 'pending')).toBe('0');
   });
 
+  it('gives the slot of a call that never left back to the window, and keeps that of a call that may have reached the server', async () => {
+    const limiter = createRedisRateLimiter(redis.client);
+    await limiter.update(KEY, { limit: 10, remaining: 5, reset: new Date(Date.now() + 30_000) });
+    await limiter.wait(KEY, undefined, WAIT);
+    await limiter.wait(KEY, undefined, WAIT);
+    expect(await redis.command('HMGET', KEY, 'remaining', 'pending')).toEqual(['3', '2']);
+    await limiter.release?.(KEY, { sent: false }); // e.g. its token request failed
+    expect(await redis.command('HMGET', KEY, 'remaining', 'pending')).toEqual(['4', '1']);
+    await limiter.release?.(KEY, { sent: true }); // a network error: the server may have counted it
+    expect(await redis.command('HMGET', KEY, 'remaining', 'pending')).toEqual(['4', '0']);
+    await redis.command('HSET', KEY, 'remaining', '10', 'pending', '1');
+    await limiter.release?.(KEY, { sent: false }); // never more than the limit
+    expect(await redis.command('HGET', KEY, 'remaining')).toBe('10');
+  });
+
   it('does not sleep a wait longer than maxDelayMs: the call goes, for the server’s 429 to decide', async () => {
     const clock = createFakeClock();
     const limiter = createRedisRateLimiter(redis.client, { clock });
