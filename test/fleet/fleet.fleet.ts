@@ -99,8 +99,10 @@ async function runFleet(mode: FleetMode): Promise<FleetFigures> {
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       workers.push(worker);
+      // 'close', not 'exit': a worker that reports and then exits at once may have its 'exit' seen
+      // before its last message is read from the channel; 'close' comes after the channel is drained.
       const exited = new Promise<never>((_resolve, reject) =>
-        worker.once('exit', (code) => reject(new Error(`worker ${index} exited with ${code} before it reported`))),
+        worker.once('close', (code) => reject(new Error(`worker ${index} exited with ${code} before it reported`))),
       );
       const message = (type: WorkerMessage['type']) =>
         Promise.race([
