@@ -1,9 +1,9 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { VERSION } from '../version.js';
-import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, RequestValidationError, TimeoutError } from './errors.js';
+import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, TimeoutError } from './errors.js';
 import { checkedClientHeaders } from './header-values.js';
 import { reportingNetworkFailures } from './network-failure.js';
-import { isValidTimeout, MAX_TIMEOUT_MS } from './options.js';
+import { checkCallTimeout } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
 import { BodyRead } from './response-body.js';
@@ -72,11 +72,7 @@ export interface Exchange {
  */
 export async function exchange(http: KyInstance, request: HttpRequest): Promise<Exchange> {
   const { body, method, path, timeoutMs, signal, headers } = request;
-  if (!isValidTimeout(timeoutMs)) {
-    throw new RequestValidationError([
-      { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
-    ]);
-  }
+  checkCallTimeout(timeoutMs);
   checkSignal(signal);
   if (signal?.aborted) throw signal.reason;
   // One timer for the whole exchange, of the same duration as ky's (the runtime files timers of one

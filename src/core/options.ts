@@ -13,6 +13,15 @@ export function isValidTimeout(value: unknown): value is number {
   return typeof value === 'number' && value > 0 && value <= MAX_TIMEOUT_MS;
 }
 
+/** Throws `RequestValidationError` (nothing is sent) when a call's `timeoutMs` is not a {@link isValidTimeout | usable timeout}. */
+export function checkCallTimeout(timeoutMs: unknown): asserts timeoutMs is number {
+  if (!isValidTimeout(timeoutMs)) {
+    throw new RequestValidationError([
+      { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
+    ]);
+  }
+}
+
 /** Where the tenant is: its host name (`domain`) or, instead, a base URL (an emulator, a proxy). */
 export type TenantLocation =
   | {

@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 import type { RateLimit } from './rate-limit.js';
-import { untilAborted } from './signal.js';
+import { withDeadline } from './deadline.js';
 
 /** What {@link RateLimiter.wait} is told about the client it paces. */
 export interface RateLimiterWaitOptions {
@@ -240,14 +240,17 @@ export function rateLimitKey(baseUrl: string): string {
 }
 
 /**
- * Calls `limiter.wait`; a limiter failure lets the call go unpaced, only an abort
- * is thrown. Returns `undefined` when the limiter answered at once (nothing to await).
+ * Calls `limiter.wait`; a limiter failure lets the call go unpaced, and so does a
+ * limiter that has not answered within `answerWithinMs` (a stalled store: the call is
+ * not left pending for good); only an abort is thrown. Returns `undefined` when the
+ * limiter answered at once (nothing to await).
  */
 export function waitForRateLimit(
   limiter: RateLimiter,
   key: string,
   signal: AbortSignal | undefined,
   options: RateLimiterWaitOptions,
+  answerWithinMs: number,
 ): Promise<void> | undefined {
   let waiting: void | Promise<void>;
   try {
@@ -257,20 +260,22 @@ export function waitForRateLimit(
     return undefined;
   }
   if (waiting === undefined) return undefined;
-  // A limiter failure lets the call go; an abort ends the wait at once, even when the limiter does
-  // not listen to the signal (a stalled store). `settled` never rejects: nothing is left unhandled.
-  let abandoned = false;
+  // An abort ends the wait at once, even when the limiter does not listen to the signal (a stalled
+  // store). `settled` never rejects: nothing is left unhandled.
+  let gaveUp: RateLimiterReleaseOptions | undefined;
   const settled = Promise.resolve(waiting).then(
     () => {
-      // The limiter gave a slot after the caller had left: the call is never sent, so it goes back.
-      if (abandoned) releaseRateLimitSlot(limiter, key, NOT_SENT);
+      // The limiter gave a slot after the call stopped waiting for it: that slot goes back.
+      if (gaveUp) releaseRateLimitSlot(limiter, key, gaveUp);
     },
     () => undefined,
   );
-  if (!signal) return settled;
-  return untilAborted(settled, signal).catch((reason: unknown) => {
-    abandoned = true;
-    throw reason;
+  return withDeadline(settled, signal, answerWithinMs, 'the rate limiter did not answer').catch((reason: unknown) => {
+    if (signal?.aborted) {
+      gaveUp = NOT_SENT; // the caller gave up: the call is never sent
+      throw reason;
+    }
+    gaveUp = MAYBE_SENT; // the call goes unpaced, and its answer is reported as any other
   });
 }
 

@@ -1,10 +1,10 @@
 import type { KyInstance } from 'ky';
 import { withBaseUrlHint } from './base-url-hint.js';
-import type { Clock } from './clock.js';
+import { type Clock, MAX_TIMER_MS } from './clock.js';
 import { createApiError, IdPlatformError, type ScopeName } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, REDIRECT_REFUSED, readFailedResponse } from './http.js';
-import { isValidTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
+import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { inheritsEnumerableMembers, ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import {
@@ -99,21 +99,29 @@ export class Transport {
     // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
     const request = given.options === undefined ? given : { ...given, options: ownProperties(given.options) };
     const { retry, clock } = this.#settings;
-    const signal = request.options?.signal;
+    const { options } = request;
+    const signal = options?.signal;
+    // The call's options are checked before a token is asked for or a slot of the bucket taken.
+    if (options?.timeoutMs !== undefined) checkCallTimeout(options.timeoutMs);
+    // Checked: a string or array would otherwise spread into one header per character.
+    const callerHeaders = options?.headers === undefined ? undefined : checkedHeaders(options.headers);
     const idempotent = isIdempotent(request.method);
-    const policy = retryPolicyFor(request.options, retry);
+    const policy = retryPolicyFor(options, retry);
     // The call's own `retry` bounds the rate-limit wait too (`retry: false`: the call never waits).
     const waitOptions = policy === retry ? this.#waitOptions : { maxDelayMs: policy.maxDelayMs };
-    return withRetry(() => this.#attempt(request, waitOptions), { policy, clock, idempotent, signal });
+    return withRetry(() => this.#attempt(request, callerHeaders, waitOptions), { policy, clock, idempotent, signal });
   }
 
-  async #attempt<T>(request: ApiRequest<T>, waitOptions: RateLimiterWaitOptions): Promise<T> {
+  async #attempt<T>(
+    request: ApiRequest<T>,
+    callerHeaders: Record<string, string> | undefined,
+    waitOptions: RateLimiterWaitOptions,
+  ): Promise<T> {
     const { tokens } = this.#settings;
     const signal = request.options?.signal;
     // The timeout covers a caller's `token` function too (one that hangs is given up on).
-    const requested = request.options?.timeoutMs ?? this.#settings.timeoutMs;
-    const timeoutMs = isValidTimeout(requested) ? requested : undefined; // an invalid one is refused by `exchange`
-    const paced = this.#paced(signal, waitOptions);
+    const timeoutMs = request.options?.timeoutMs ?? this.#settings.timeoutMs;
+    const paced = this.#paced(signal, waitOptions, timeoutMs);
     if (paced) await paced;
     let token: string;
     try {
@@ -121,15 +129,15 @@ export class Transport {
     } catch (error) {
       throw this.#releasedSlot(error, NOT_SENT);
     }
-    let answer = await this.#send(request, token);
+    let answer = await this.#send(request, callerHeaders, token);
     if (answer.response.status === 401 && tokens.reject(token)) {
-      await this.#paced(signal, waitOptions);
+      await this.#paced(signal, waitOptions, timeoutMs);
       try {
         token = await tokens.getToken(signal, timeoutMs);
       } catch (error) {
         throw this.#releasedSlot(error, NOT_SENT);
       }
-      answer = await this.#send(request, token);
+      answer = await this.#send(request, callerHeaders, token);
     }
     const { response, body } = answer;
     if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
@@ -169,17 +177,19 @@ export class Transport {
 
   /**
    * Waits while the tenant's bucket is known to be empty (before taking a token, which
-   * could expire meanwhile), for at most the call's `retry.maxDelayMs`.
+   * could expire meanwhile), for at most the call's `retry.maxDelayMs`; a limiter that
+   * has not answered `timeoutMs` after that lets the call go unpaced.
    */
-  #paced(signal: AbortSignal | undefined, waitOptions: RateLimiterWaitOptions): Promise<void> | undefined {
-    return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, waitOptions);
+  #paced(signal: AbortSignal | undefined, waitOptions: RateLimiterWaitOptions, timeoutMs: number): Promise<void> | undefined {
+    const answerWithinMs = Math.min(MAX_TIMER_MS, waitOptions.maxDelayMs + timeoutMs);
+    return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, waitOptions, answerWithinMs);
   }
 
   /**
    * Sends `request` with `token` once the token's scopes are known to allow it, then
    * reports the answer's rate limit to the limiter and to the caller's `onResponse`.
    */
-  async #send(request: ApiRequest<unknown>, token: string): Promise<Exchange> {
+  async #send(request: ApiRequest<unknown>, callerHeaders: Record<string, string> | undefined, token: string): Promise<Exchange> {
     let answer: Exchange;
     let how = NOT_SENT; // until the exchange starts: a refused scope or header never leaves
     try {
@@ -187,11 +197,10 @@ export class Transport {
       if (checking) await checking;
       const { options } = request;
       const bearer = this.#bearerOf(token);
-      const callerHeaders = options?.headers;
       const byInstance = callerHeaders === undefined ? this.#httpOf(bearer) : undefined;
-      // The caller's headers (checked: a string or array would otherwise spread into one header per
-      // character), then the bearer token; names are lower-case, so a caller's `Authorization` is replaced.
-      const headers = byInstance ? undefined : { ...(callerHeaders && checkedHeaders(callerHeaders)), authorization: bearer.header };
+      // The caller's headers (checked in `request`), then the bearer token; names are lower-case,
+      // so a caller's `Authorization` is replaced.
+      const headers = byInstance ? undefined : { ...callerHeaders, authorization: bearer.header };
       const searchParams = toSearchParams(request.query);
       how = MAYBE_SENT;
       answer = await exchange(byInstance ?? this.#http, {

@@ -1,5 +1,5 @@
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import {
   type BucketState,
@@ -23,6 +23,8 @@ import { API, recordRequests, useMswServer } from '../helpers/server.js';
 const START = Date.UTC(2030, 0, 1);
 const KEY = 'idplatform:ratelimit:https://tenant.test/api/v2';
 const WAIT = { maxDelayMs: 60_000 };
+/** How long `waitForRateLimit` waits for the limiter's answer in these tests. */
+const ANSWER_WITHIN_MS = 90_000;
 const rateLimit = (remaining: number, resetMs: number, limit = 50) => ({ limit, remaining, reset: new Date(resetMs) });
 
 describe('takeFromBucket and updateBucket', () => {
@@ -222,7 +224,7 @@ describe('waitForRateLimit and reportRateLimit', () => {
   };
 
   it('never fail a call because the limiter failed', async () => {
-    await expect(waitForRateLimit(broken, KEY, undefined, WAIT)).resolves.toBeUndefined();
+    await expect(waitForRateLimit(broken, KEY, undefined, WAIT, ANSWER_WITHIN_MS)).resolves.toBeUndefined();
     expect(() => reportRateLimit(broken, KEY, rateLimit(1, START))).not.toThrow();
     reportRateLimit({ ...broken, update: () => Promise.reject(new Error('store down')) }, KEY, rateLimit(1, START));
   });
@@ -231,7 +233,7 @@ describe('waitForRateLimit and reportRateLimit', () => {
     const controller = new AbortController();
     const reason = new Error('stop');
     controller.abort(reason);
-    await expect(waitForRateLimit(broken, KEY, controller.signal, WAIT)).rejects.toBe(reason);
+    await expect(waitForRateLimit(broken, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS)).rejects.toBe(reason);
   });
 
   it('give back a slot the limiter grants after the caller aborted (a slow store): the call is never sent', async () => {
@@ -248,7 +250,7 @@ describe('waitForRateLimit and reportRateLimit', () => {
       },
     };
     const controller = new AbortController();
-    const waiting = waitForRateLimit(slow, KEY, controller.signal, WAIT);
+    const waiting = waitForRateLimit(slow, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS);
     controller.abort(new Error('caller gave up'));
     await expect(waiting).rejects.toThrow('caller gave up');
     expect(released).toEqual([]);
@@ -257,10 +259,41 @@ describe('waitForRateLimit and reportRateLimit', () => {
     expect(released).toEqual([KEY]);
   });
 
+  it('let the call go unpaced when the limiter has not answered in time (a stalled store), and give back a slot granted later', async () => {
+    vi.useFakeTimers();
+    try {
+      let grant: () => void = () => {};
+      const released: unknown[] = [];
+      const stalled: RateLimiter = {
+        wait: () =>
+          new Promise<void>((resolve) => {
+            grant = resolve;
+          }),
+        update: () => {},
+        release: (_key, options) => {
+          released.push(options);
+        },
+      };
+      let went = false;
+      void waitForRateLimit(stalled, KEY, undefined, WAIT, 1_000)?.then(() => {
+        went = true;
+      });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(went).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(went).toBe(true);
+      grant();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(released).toEqual([{ sent: true }]); // the call went: its answer is reported, the late slot is not counted twice
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('end the wait when the signal aborts, even on a limiter that never answers nor listens (a stalled store)', async () => {
     const stalled: RateLimiter = { wait: () => new Promise<void>(() => {}), update: () => {} };
     const controller = new AbortController();
-    const waiting = waitForRateLimit(stalled, KEY, controller.signal, WAIT);
+    const waiting = waitForRateLimit(stalled, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS);
     const reason = new Error('caller gave up');
     controller.abort(reason);
     await expect(waiting).rejects.toBe(reason);
@@ -349,6 +382,21 @@ describe('Transport with the default limiter', () => {
     reported.length = 0;
     await expect(failingToken.request({ method: 'GET', path: 'things', schema: Body })).rejects.toThrow();
     expect(reported).toEqual(['wait', 'release']);
+  });
+
+  it('sends a call unpaced when a custom limiter never answers (a stalled store), rather than leaving it pending', async () => {
+    server.use(http.get(`${API}/things`, () => HttpResponse.json({ ok: true })));
+    const stalled: RateLimiter = { wait: () => new Promise<void>(() => {}), update: () => {} };
+    const transport = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider('token-1'),
+      retry: resolveRetryPolicy({ maxRetries: 0, maxDelayMs: 20 }),
+      timeoutMs: 30,
+      validateResponses: true,
+      clock: createFakeClock(START),
+      rateLimiter: stalled,
+    });
+    await expect(transport.request({ method: 'GET', path: 'things', schema: Body })).resolves.toEqual({ ok: true });
   });
 
   it('gives the window back the slots of calls whose token failed: the next call does not wait for the reset', async () => {

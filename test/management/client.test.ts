@@ -203,6 +203,20 @@ describe('client-credentials tokens', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it.each([
+    ['a zero timeout', { timeoutMs: 0 }],
+    ['a header value with a line break', { headers: { 'x-trace': 'a\nb' } }],
+  ])('refuses %s before it asks for a token (a cold client-credentials client sends nothing at all)', async (_, options) => {
+    serve();
+    await expect(client().guardian.phone.getMessageTypes(options)).rejects.toBeInstanceOf(RequestValidationError);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('refuses a zero timeout at once with a token function that never answers (its deadline is not lost)', async () => {
+    const management = client({ token: () => new Promise<string>(() => {}), clientId: undefined, clientSecret: undefined });
+    await expect(management.guardian.phone.getMessageTypes({ timeoutMs: 0 })).rejects.toBeInstanceOf(RequestValidationError);
+  });
+
   it('rejects with the caller’s abort reason even when it is not an Error', async () => {
     serve();
     const management = client();
