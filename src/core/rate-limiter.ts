@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
-import type { RateLimit } from './rate-limit.js';
 import { withDeadline } from './deadline.js';
+import type { RateLimit } from './rate-limit.js';
 
 /** What {@link RateLimiter.wait} is told about the client it paces. */
 export interface RateLimiterWaitOptions {
