@@ -12,17 +12,20 @@ export function freeFormObject(): z.ZodMiniType<Record<string, unknown>, Record<
 }
 
 /**
- * `https://`, a host (labels of letters, digits, `-` and `_`, which some real host
- * names carry, or a bracketed IPv6 address) with an optional port, then an optional
- * path, query or fragment without whitespace; no user info.
+ * `https://` in any letter case, a host (a name, in any script and with or without the
+ * trailing dot of a fully qualified name, or a bracketed IPv6 address) with an
+ * optional port, then an optional path, query or fragment without whitespace; no
+ * user info.
  */
-const STRICT_HTTPS_URL = /^https:\/\/(?:[\w-]+(?:\.[\w-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?(?:[/?#]\S*)?$/;
+const STRICT_HTTPS_URL = /^https:\/\/(?:[^\s/?#@:[\]]+|\[[0-9a-f:.]+\])(?::\d{1,5})?(?:[/?#]\S*)?$/i;
 
 /**
  * An absolute `https:` URL (the spec's `strict-https-uri`): `https://`, a host and
  * an optional port, then an optional path, query or fragment; no user info, no
  * whitespace. A pattern, not a URL parser: it runs on every record of every page
- * (a parser costs about ten times as much), and the server sends ASCII hosts.
+ * (a parser costs about ten times as much). It reads leniently what a URL parser
+ * would take, so that no URL the platform stores fails a page: an internationalised
+ * host (`https://bücher.example`), a host with its trailing dot, `HTTPS://`.
  */
 export function httpsUrl(): z.ZodMiniType<string, string> {
   return z.string().check(z.regex(STRICT_HTTPS_URL, 'must be an absolute https URL'));

@@ -38,12 +38,16 @@ export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384'
 // ── Records (spec section 2) ─────────────────────────────────────────────────
 
 const isoDateTime = z.iso.datetime({ offset: true });
-/** `strict-https-uri` (spec 2.1): an absolute `https:` URL without user info. */
+/**
+ * `strict-https-uri` (spec 2.1): an absolute `https://` URL without user info or
+ * whitespace (what the SDK reads; a URL parser alone would take `https:x` and spaces
+ * in the path). zod's URL check stores the value trimmed.
+ */
 const strictHttpsUrl = z.url({ protocol: /^https$/ }).check(
   z.refine((url) => {
     const { username, password } = new URL(url);
-    return username === '' && password === '';
-  }, 'must be an https URL without user info'),
+    return username === '' && password === '' && /^https:\/\/\S+$/i.test(url);
+  }, 'must be an https URL without user info or whitespace'),
 );
 const freeForm = z.record(z.string(), z.unknown());
 

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PAGING_WINDOW_MESSAGE } from '../../src/core/paging.js';
+import { ManagementClient } from '../../src/management/index.js';
 import {
   type OrganizationInvitation,
   OrganizationInvitationPageSchema,
@@ -206,5 +207,28 @@ describe('GET /organizations/{id}/invitations', () => {
       );
       expect(() => emulator.data.invitations.add('org_url', { invitation_url: 'https://my_app.example.com/login' })).not.toThrow();
     });
+
+    it.each(['https://app.example.com/a b', 'https:app.example.com/login'])(
+      'refuses the invitation_url %j, which the SDK refuses too (whitespace, no `//`)',
+      (url) => {
+        emulator.data.organizations.add('org_url');
+        expect(() => emulator.data.invitations.add('org_url', { invitation_url: url })).toThrow('invalid invitation');
+      },
+    );
+
+    it.each(['https://bücher.example/login?invitation=t1', 'https://app.example.com./login', 'HTTPS://app.example.com/login'])(
+      'stores the invitation_url %j, and the SDK lists it',
+      async (url) => {
+        emulator.data.organizations.add('org_url');
+        emulator.data.invitations.add('org_url', { invitation_url: url });
+        const management = new ManagementClient({
+          baseUrl: `${emulator.origin}/api/v2`,
+          ...emulator.credentials,
+          fetch: (input, init) => emulator.handle(new Request(input, init)),
+        });
+        const invitations = await management.organizations.invitations.list('org_url');
+        expect(invitations.map((invitation) => invitation.invitation_url)).toEqual([url]);
+      },
+    );
   });
 });
