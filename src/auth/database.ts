@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { callAuthApi } from '../core/auth-request.js';
 import type { RequestOptions } from '../core/options.js';
+import { emailAddress } from '../core/response-formats.js';
 import type { Assert, IsExactly, KnownMembers } from '../core/type-checks.js';
 import { validateParams } from '../core/validation.js';
 import type { AuthSettings } from './settings.js';
@@ -9,7 +10,7 @@ import type { AuthSettings } from './settings.js';
 export const SignUpSchema = z.strictObject({
   /** The database connection's name. */
   connection: z.string().check(z.minLength(1, 'connection is required')),
-  email: z.email('email must be an email address'),
+  email: emailAddress('email must be an email address'),
   password: z.string().check(z.minLength(1, 'password is required')),
   username: z.optional(z.string()),
   given_name: z.optional(z.string()),
@@ -23,7 +24,7 @@ export const SignUpSchema = z.strictObject({
 /** Parameters of `database.changePassword`: the connection and the user's email. */
 export const ChangePasswordSchema = z.strictObject({
   connection: z.string().check(z.minLength(1, 'connection is required')),
-  email: z.email('email must be an email address'),
+  email: emailAddress('email must be an email address'),
 });
 
 /** What `POST /dbconnections/signup` answers: the new user (fields vary; all optional here). */

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { emailAddress } from '../core/response-formats.js';
 import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { Assert, IsExactly, KnownMembers } from '../core/type-checks.js';
 import { validateParams } from '../core/validation.js';
@@ -6,39 +7,49 @@ import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js
 import { type TokenResponseWithClaims, withIdTokenClaims } from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
 
+const connection = z.enum(['email', 'sms'], "connection must be 'email' or 'sms'");
+const email = z.optional(emailAddress('email must be an email address'));
+/** E.164, e.g. `+14155550100`. */
+const phoneNumber = z.optional(z.string().check(z.regex(/^\+[1-9]\d{6,14}$/, 'phone_number must be in E.164 form, e.g. +14155550100')));
+
+/**
+ * The one address of a passwordless connection: `email` for `email`, `phone_number`
+ * for `sms`, and not the other one (which would leave it unclear where the code goes).
+ */
+const addressOfConnection = z.refine<{ connection: 'email' | 'sms'; email?: string | undefined; phone_number?: string | undefined }>(
+  (params) =>
+    params.connection === 'email'
+      ? params.email !== undefined && params.phone_number === undefined
+      : params.phone_number !== undefined && params.email === undefined,
+  { message: 'connection email takes `email` (and no `phone_number`); connection sms takes `phone_number` (and no `email`)' },
+);
+
 /** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
 export const PasswordlessStartSchema = z
   .strictObject({
-    connection: z.enum(['email', 'sms'], "connection must be 'email' or 'sms'"),
-    email: z.optional(z.email('email must be an email address')),
+    connection,
+    email,
     /** E.164, e.g. `+14155550100`. */
-    phone_number: z.optional(z.string().check(z.regex(/^\+[1-9]\d{6,14}$/, 'phone_number must be in E.164 form, e.g. +14155550100'))),
+    phone_number: phoneNumber,
     /** `code` (a one-time code, the default) or `link` (a magic link; email only). */
     send: z.optional(z.enum(['code', 'link'], "send must be 'code' or 'link'")),
     /** Parameters for the authorize request a link leads to (`scope`, `state`, `redirect_uri`, …). */
     authParams: z.optional(z.record(z.string(), z.string())),
   })
-  .check(
-    z.refine((params) => (params.connection === 'email' ? params.email !== undefined : params.phone_number !== undefined), {
-      message: 'connection email needs `email`; connection sms needs `phone_number`',
-    }),
-  );
+  .check(addressOfConnection);
 
-/** Parameters of `passwordless.login`: the code the user received. */
+/** Parameters of `passwordless.login`: the code the user received, at the address of the connection. */
 export const PasswordlessLoginSchema = z
   .strictObject({
-    connection: z.enum(['email', 'sms'], "connection must be 'email' or 'sms'"),
-    email: z.optional(z.email('email must be an email address')),
-    phone_number: z.optional(z.string()),
+    connection,
+    email,
+    /** E.164, e.g. `+14155550100`. */
+    phone_number: phoneNumber,
     code: z.string().check(z.minLength(1, 'code is required')),
     audience: z.optional(z.string()),
     scope: z.optional(z.string()),
   })
-  .check(
-    z.refine((params) => (params.connection === 'email' ? params.email !== undefined : params.phone_number !== undefined), {
-      message: 'connection email needs `email`; connection sms needs `phone_number`',
-    }),
-  );
+  .check(addressOfConnection);
 
 /** What `POST /passwordless/start` answers (the platform sends an id and the address; all optional here). */
 export const PasswordlessStartResponseSchema = z.looseObject({
@@ -99,7 +110,8 @@ export class Passwordless {
   async login(params: PasswordlessLoginParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims> {
     const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
     const callOptions = withForwardedFor(options);
-    const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username: email ?? phone_number, otp: code, audience, scope };
+    const username = connection === 'sms' ? phone_number : email;
+    const grant = { grant_type: PASSWORDLESS_OTP_GRANT, realm: connection, username, otp: code, audience, scope };
     return withIdTokenClaims(this.#settings, await requestToken(this.#settings.tokenEndpoint, grant, callOptions), {}, callOptions);
   }
 }

@@ -1,6 +1,7 @@
 import { resolveEndpoint } from './base-url.js';
 import { type Clock, MAX_TIMER_MS, systemClock } from './clock.js';
 import { ConfigurationError, RequestValidationError } from './errors.js';
+import { checkedClientHeaders } from './header-values.js';
 import type { FetchLike } from './http.js';
 import type { RateLimit } from './rate-limit.js';
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
@@ -137,7 +138,8 @@ export function resolveCommonOptions(
     timeoutMs,
     clock: options.clock ?? systemClock,
     fetch: options.fetch,
-    headers: options.headers,
+    // Checked here, so that both clients refuse a bad header when they are built, not at their first call.
+    headers: options.headers === undefined ? undefined : checkedClientHeaders(options.headers),
     onResponse: options.onResponse,
   };
 }

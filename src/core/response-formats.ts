@@ -33,13 +33,15 @@ export function httpsUrl(): z.ZodMiniType<string, string> {
 
 /**
  * An email address as a browser's email input accepts it (HTML's "valid email
- * address": `a&b@example.com`, `x!y@example.com` and single-label domains pass),
- * the spec's `email` format read forward-compatibly: an address the platform
- * stores never fails a page. zod's default email check is stricter, and one
- * address it refused would fail every call that lists it.
+ * address": `a&b@example.com`, `x~y@example.com`, `ivan@example.xn--p1ai` and
+ * single-label domains pass), the spec's `email` format read forward-compatibly: an
+ * address the platform stores never fails a page, and one a user signs up or logs in
+ * with is never refused before the platform sees it. zod's default email check is
+ * stricter (a letters-only top-level domain, fewer characters before the `@`).
+ * `message`: the issue's message when the check fails.
  */
-export function emailAddress(): z.ZodMiniEmail {
-  return z.email({ pattern: VALID_EMAIL_ADDRESS });
+export function emailAddress(message?: string): z.ZodMiniEmail {
+  return z.email({ pattern: VALID_EMAIL_ADDRESS, ...(message !== undefined && { error: message }) });
 }
 
 /**

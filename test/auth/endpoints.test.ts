@@ -25,11 +25,35 @@ describe('passwordless', () => {
 
   it('start refuses a connection without its address', async () => {
     await expect(client().passwordless.start({ connection: 'sms', email: 'ada@example.com' })).rejects.toThrow(
-      'connection sms needs `phone_number`',
+      'connection sms takes `phone_number`',
     );
     await expect(client().passwordless.start({ connection: 'sms', phone_number: '0155' })).rejects.toThrow('E.164');
     expect(requests).toHaveLength(0);
   });
+
+  it('start and login refuse the address of the other connection: it would be unclear where the code goes', async () => {
+    const both = { email: 'ada@example.com', phone_number: '+14155550100' };
+    await expect(client().passwordless.start({ connection: 'sms', ...both })).rejects.toThrow('(and no `email`)');
+    await expect(client().passwordless.login({ connection: 'sms', ...both, code: '123456' })).rejects.toThrow('(and no `email`)');
+    await expect(client().passwordless.login({ connection: 'email', ...both, code: '123456' })).rejects.toThrow('(and no `phone_number`)');
+    await expect(client().passwordless.login({ connection: 'sms', phone_number: '0155', code: '123456' })).rejects.toThrow('E.164');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('login with the sms connection sends the phone number as the username', async () => {
+    server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })));
+    await client().passwordless.login({ connection: 'sms', phone_number: '+14155550100', code: '123456' });
+    expect(Object.fromEntries(new URLSearchParams(await requests.at(-1)!.text()))).toMatchObject({ realm: 'sms', username: '+14155550100' });
+  });
+
+  it.each(['ivan@example.xn--p1ai', 'first~last@example.com', 'a&b@example.com'])(
+    'start sends the address %s, which a browser’s email input takes too',
+    async (email) => {
+      server.use(http.post(`${ORIGIN}/passwordless/start`, () => HttpResponse.json({ _id: 'p1', email })));
+      await client().passwordless.start({ connection: 'email', email });
+      expect(await lastJson()).toMatchObject({ email });
+    },
+  );
 
   it('login exchanges the code with the passwordless OTP grant', async () => {
     server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })));
@@ -97,6 +121,18 @@ describe('database', () => {
     await expect(client().database.changePassword({ connection: 'Users', email: 'nope' })).rejects.toBeInstanceOf(RequestValidationError);
     expect(requests).toHaveLength(0);
   });
+
+  it.each(['ivan@example.xn--p1ai', 'first~last@example.com', 'a&b@example.com'])(
+    'signUp and changePassword send the address %s, which a browser’s email input takes too',
+    async (email) => {
+      server.use(
+        http.post(`${ORIGIN}/dbconnections/signup`, () => HttpResponse.json({ _id: 'u1', email })),
+        http.post(`${ORIGIN}/dbconnections/change_password`, () => HttpResponse.json('sent')),
+      );
+      await expect(client().database.signUp({ connection: 'Users', email, password: 'correct horse' })).resolves.toMatchObject({ email });
+      await expect(client().database.changePassword({ connection: 'Users', email })).resolves.toBe('sent');
+    },
+  );
 });
 
 describe('userInfo.get', () => {

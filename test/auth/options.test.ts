@@ -42,6 +42,8 @@ describe('AuthenticationClient options', () => {
     ['mtls with both fetch and headers', { mtls: { fetch: globalThis.fetch, edgeHeaders } }, 'either `fetch`'],
     ['an unknown method', { tokenEndpointAuthMethod: 'magic' as 'none' }, '`tokenEndpointAuthMethod` must be one of'],
     ['http to a remote host', { domain: undefined, baseUrl: 'http://example.com' }, 'loopback'],
+    ['a header name that is not one', { headers: { 'bad header name': 'x' } }, '`headers`: the header name'],
+    ['a header value with a line break', { headers: { 'x-trace': 'a\nb' } }, 'the value is not shown'],
   ];
   it.each(refused)('refuses %s with ConfigurationError', (_, options, message) => {
     const create = () => new AuthenticationClient({ ...base, ...options } as unknown as AuthenticationClientOptions);
