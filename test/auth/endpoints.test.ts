@@ -43,7 +43,10 @@ describe('passwordless', () => {
   it('login with the sms connection sends the phone number as the username', async () => {
     server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })));
     await client().passwordless.login({ connection: 'sms', phone_number: '+14155550100', code: '123456' });
-    expect(Object.fromEntries(new URLSearchParams(await requests.at(-1)!.text()))).toMatchObject({ realm: 'sms', username: '+14155550100' });
+    expect(Object.fromEntries(new URLSearchParams(await requests.at(-1)!.text()))).toMatchObject({
+      realm: 'sms',
+      username: '+14155550100',
+    });
   });
 
   it.each(['ivan@example.xn--p1ai', 'first~last@example.com', 'a&b@example.com'])(
