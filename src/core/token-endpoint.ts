@@ -11,6 +11,8 @@ import type { Schema } from './validation.js';
 export interface TokenEndpoint extends AuthApiContext {
   /** `https://{domain}/`: the audience of client assertions. */
   readonly issuer: string;
+  /** The client's id: a JSON body names the client whatever its authentication method. */
+  readonly clientId: string;
   /** The client's authentication, made on first use (`private_key_jwt` loads jose then). */
   authentication(): Promise<ClientAuthentication>;
 }
@@ -21,6 +23,7 @@ export function createTokenEndpoint(context: AuthApiContext, origin: string, cre
   return {
     ...context,
     issuer: `${origin}/`,
+    clientId: credentials.clientId,
     authentication: () => {
       authentication ??= createClientAuthentication(credentials, clock);
       return authentication;
@@ -35,6 +38,8 @@ const SECRET_PARAMS = ['code', 'code_verifier', 'refresh_token', 'password', 'ot
  * `POST {path}` authenticated as the client (each attempt freshly, so a client
  * assertion is never replayed): `params` plus the client's credentials, as a form
  * body (`'form'`, RFC 6749) or a JSON body (`'json'`, the platform's own endpoints).
+ * A JSON body always holds `client_id`, also when the secret goes in a Basic header:
+ * the platform's own endpoints (`/passwordless/start`) take the client from the body.
  */
 export function postAsClient<T>(
   endpoint: TokenEndpoint,
@@ -53,7 +58,9 @@ export function postAsClient<T>(
       const credentials = new URLSearchParams();
       const headers: Record<string, string> = {};
       const secrets = [...(await authentication.apply({ body: credentials, headers }, endpoint.issuer)), ...paramSecrets];
-      if (call.encoding === 'json') return { body: { json: { ...Object.fromEntries(credentials), ...params } }, headers, secrets };
+      if (call.encoding === 'json') {
+        return { body: { json: { client_id: endpoint.clientId, ...Object.fromEntries(credentials), ...params } }, headers, secrets };
+      }
       const form = new URLSearchParams();
       for (const [name, value] of Object.entries(params)) if (value !== undefined) form.set(name, String(value));
       for (const [name, value] of credentials) form.set(name, value);

@@ -23,6 +23,16 @@ describe('passwordless', () => {
     expect(await lastJson()).toEqual({ client_id: 'app', client_secret: 'shh', connection: 'sms', phone_number: '+14155550100' });
   });
 
+  it('start names the client in the JSON body when its secret goes in a Basic header', async () => {
+    server.use(http.post(`${ORIGIN}/passwordless/start`, () => HttpResponse.json({ _id: 'p1' })));
+    await client({ clientSecret: 'shh', tokenEndpointAuthMethod: 'client_secret_basic' }).passwordless.start({
+      connection: 'email',
+      email: 'ada@example.com',
+    });
+    expect(await lastJson()).toEqual({ client_id: 'app', connection: 'email', email: 'ada@example.com' });
+    expect(requests.at(-1)!.headers.get('authorization')).toBe(`Basic ${btoa('app:shh')}`);
+  });
+
   it('start refuses a connection without its address', async () => {
     await expect(client().passwordless.start({ connection: 'sms', email: 'ada@example.com' })).rejects.toThrow(
       'connection sms takes `phone_number`',
