@@ -10,6 +10,12 @@ import type { IdTokenSettings, IdTokenValidationContext } from './id-token.js';
 /** After a key rotation, a key missing from the cached set refetches the set, at most this often. */
 const REFETCH_COOLDOWN_SEC = 30;
 
+/**
+ * How long a fetched key set is used before it is fetched again: a key the tenant
+ * revokes (removes from its set) stops being trusted within this time.
+ */
+const KEY_SET_MAX_AGE_SEC = 600;
+
 type KeySet = ReturnType<typeof createLocalJWKSet>;
 
 interface CachedKeySet {
@@ -33,14 +39,16 @@ function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext): Ca
 }
 
 /**
- * Verifies the token's signature with the tenant's keys (fetched once and cached;
- * fetched again when the token names a key the cached set lacks, at most every 30 s),
- * accepting only `idTokenSigningAlg`. Throws `IdTokenValidationError` (`signature`
- * or `alg`); a failure to fetch the keys throws the usual `AuthApiError` or `NetworkError`.
+ * Verifies the token's signature with the tenant's keys (fetched and cached for 10
+ * minutes; fetched again sooner when the token names a key the cached set lacks, at
+ * most every 30 s), accepting only `idTokenSigningAlg`. Throws `IdTokenValidationError`
+ * (`signature` or `alg`); a failure to fetch the keys throws the usual `AuthApiError`
+ * or `NetworkError`.
  */
 export async function verifyIdTokenSignature(idToken: string, context: IdTokenValidationContext): Promise<void> {
   const algorithms = [context.settings.signingAlg];
-  let entry = cache.get(context.settings) ?? fetchKeySet(context);
+  const cached = cache.get(context.settings);
+  let entry = cached !== undefined && context.now - cached.fetchedAt < KEY_SET_MAX_AGE_SEC ? cached : fetchKeySet(context);
   try {
     await compactVerify(idToken, await entry.keys, { algorithms });
   } catch (error) {

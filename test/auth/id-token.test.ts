@@ -320,6 +320,22 @@ describe('signature and algorithm', () => {
     expect(jwksFetches.count).toBe(2);
   });
 
+  it('a key the tenant removed from its set stops being trusted once the cached set is 10 minutes old', async () => {
+    let served = jwks;
+    const jwksFetches = serveJwks(() => served);
+    const testClock = clock();
+    const auth = client({ clock: testClock });
+    serveTokens(await idToken(claims()));
+    await auth.oauth.authorizationCodeGrant(codeGrant);
+    served = { keys: [] }; // the tenant revoked k1
+    testClock.advance(599_000);
+    await expect(auth.oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims'); // the cached set, not fetched again
+    expect(jwksFetches.count).toBe(1);
+    testClock.advance(1_000);
+    expect((await validationError(auth.oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
+    expect(jwksFetches.count).toBe(2);
+  });
+
   it('an algorithm other than idTokenSigningAlg fails as alg, before any key is fetched', async () => {
     const es = await generateKeyPair('ES256');
     serveTokens(await idToken(claims(), { key: es, alg: 'ES256' }));
