@@ -302,15 +302,21 @@ describe('signature and algorithm', () => {
     expect(jwksFetches.count).toBe(0);
   });
 
-  it('a kid the cached set lacks refetches the set (key rotation), at most every 30 s', async () => {
-    const rotated = await generateKeyPair('RS256', { extractable: true });
-    let served = jwks;
-    const jwksFetches = serveJwks(() => served);
+  /** A client on a test clock that has verified one token (the key set is cached), and the key set the tenant serves from now on. */
+  async function clientWithCachedKeys() {
+    const keySet = { served: jwks };
+    const jwksFetches = serveJwks(() => keySet.served);
     const testClock = clock();
     const auth = client({ clock: testClock });
     serveTokens(await idToken(claims()));
     await auth.oauth.authorizationCodeGrant(codeGrant);
-    served = { keys: [...jwks.keys, { ...(await exportJWK(rotated.publicKey)), kid: 'k2', alg: 'RS256', use: 'sig' }] };
+    return { auth, testClock, jwksFetches, keySet };
+  }
+
+  it('a kid the cached set lacks refetches the set (key rotation), at most every 30 s', async () => {
+    const rotated = await generateKeyPair('RS256', { extractable: true });
+    const { auth, testClock, jwksFetches, keySet } = await clientWithCachedKeys();
+    keySet.served = { keys: [...jwks.keys, { ...(await exportJWK(rotated.publicKey)), kid: 'k2', alg: 'RS256', use: 'sig' }] };
     serveTokens(await idToken(claims(), { key: rotated, kid: 'k2' }));
     // Within the cooldown: no refetch, the key is unknown.
     expect((await validationError(auth.oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
@@ -321,13 +327,8 @@ describe('signature and algorithm', () => {
   });
 
   it('a key the tenant removed from its set stops being trusted once the cached set is 10 minutes old', async () => {
-    let served = jwks;
-    const jwksFetches = serveJwks(() => served);
-    const testClock = clock();
-    const auth = client({ clock: testClock });
-    serveTokens(await idToken(claims()));
-    await auth.oauth.authorizationCodeGrant(codeGrant);
-    served = { keys: [] }; // the tenant revoked k1
+    const { auth, testClock, jwksFetches, keySet } = await clientWithCachedKeys();
+    keySet.served = { keys: [] }; // the tenant revoked k1
     testClock.advance(599_000);
     await expect(auth.oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims'); // the cached set, not fetched again
     expect(jwksFetches.count).toBe(1);

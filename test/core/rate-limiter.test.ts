@@ -236,55 +236,51 @@ describe('waitForRateLimit and reportRateLimit', () => {
     await expect(waitForRateLimit(broken, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS)).rejects.toBe(reason);
   });
 
-  it('give back a slot the limiter grants after the caller aborted (a slow store): the call is never sent', async () => {
+  /** A limiter that grants the slot when the test says so, recording what it is given back. */
+  function grantingLater() {
     let grant: () => void = () => {};
-    const released: string[] = [];
-    const slow: RateLimiter = {
+    const released: unknown[][] = [];
+    const limiter: RateLimiter = {
       wait: () =>
         new Promise<void>((resolve) => {
           grant = resolve;
         }),
       update: () => {},
-      release: (key) => {
-        released.push(key);
+      release: (...args) => {
+        released.push(args);
       },
     };
+    return { limiter, released, grant: () => grant() };
+  }
+
+  it('give back a slot the limiter grants after the caller aborted (a slow store): the call is never sent', async () => {
+    const slow = grantingLater();
     const controller = new AbortController();
-    const waiting = waitForRateLimit(slow, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS);
+    const waiting = waitForRateLimit(slow.limiter, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS);
     controller.abort(new Error('caller gave up'));
     await expect(waiting).rejects.toThrow('caller gave up');
-    expect(released).toEqual([]);
-    grant();
+    expect(slow.released).toEqual([]);
+    slow.grant();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(released).toEqual([KEY]);
+    expect(slow.released).toEqual([[KEY, { sent: false }]]);
   });
 
   it('let the call go unpaced when the limiter has not answered in time (a stalled store), and give back a slot granted later', async () => {
     vi.useFakeTimers();
     try {
-      let grant: () => void = () => {};
-      const released: unknown[] = [];
-      const stalled: RateLimiter = {
-        wait: () =>
-          new Promise<void>((resolve) => {
-            grant = resolve;
-          }),
-        update: () => {},
-        release: (_key, options) => {
-          released.push(options);
-        },
-      };
+      const stalled = grantingLater();
       let went = false;
-      void waitForRateLimit(stalled, KEY, undefined, WAIT, 1_000)?.then(() => {
+      void waitForRateLimit(stalled.limiter, KEY, undefined, WAIT, 1_000)?.then(() => {
         went = true;
       });
       await vi.advanceTimersByTimeAsync(999);
       expect(went).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
       expect(went).toBe(true);
-      grant();
+      stalled.grant();
       await vi.advanceTimersByTimeAsync(0);
-      expect(released).toEqual([{ sent: true }]); // the call went: its answer is reported, the late slot is not counted twice
+      // The call went: its answer is reported, and the late slot is not counted twice.
+      expect(stalled.released).toEqual([[KEY, { sent: true }]]);
     } finally {
       vi.useRealTimers();
     }
@@ -305,17 +301,22 @@ describe('Transport with the default limiter', () => {
   const requests = recordRequests(server);
   const Body = z.object({ ok: z.boolean() });
 
-  it('waits for the reset a response reported before sending the next call', async () => {
-    const clock = createFakeClock(START);
-    const resetSeconds = START / 1000 + 10;
+  /** Serves `GET /things` with a bucket of `limit` calls, `remaining` of them left until 10 s after START. */
+  function serveBucket(limit: number, remaining: number) {
+    const reset = String(START / 1000 + 10);
     server.use(
       http.get(`${API}/things`, () =>
         HttpResponse.json(
           { ok: true },
-          { headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetSeconds) } },
+          { headers: { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': reset } },
         ),
       ),
     );
+  }
+
+  it('waits for the reset a response reported before sending the next call', async () => {
+    const clock = createFakeClock(START);
+    serveBucket(50, 0);
     const transport = new Transport({
       baseUrl: API,
       tokens: callerTokenProvider('token-1'),
@@ -401,15 +402,7 @@ describe('Transport with the default limiter', () => {
 
   it('gives the window back the slots of calls whose token failed: the next call does not wait for the reset', async () => {
     const clock = createFakeClock(START);
-    const resetSeconds = START / 1000 + 10;
-    server.use(
-      http.get(`${API}/things`, () =>
-        HttpResponse.json(
-          { ok: true },
-          { headers: { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': String(resetSeconds) } },
-        ),
-      ),
-    );
+    serveBucket(10, 2);
     let vaultUp = true;
     const transport = new Transport({
       baseUrl: API,
