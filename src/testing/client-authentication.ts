@@ -45,8 +45,11 @@ export async function authenticateClient(
   if (used > 1) return invalidRequest('Use only one client authentication method');
 
   if (basic) {
-    const credentials = decodeBasic(authorization.replace(/^basic\s+/i, ''));
-    if (credentials === undefined) return invalidClient('Malformed Basic credentials', origin);
+    const candidates = decodeBasic(authorization.replace(/^basic\s+/i, ''));
+    const [asSent] = candidates;
+    if (asSent === undefined) return invalidClient('Malformed Basic credentials', origin);
+    // The pair as sent, or form-decoded: whichever names a client whose secret it is (else as sent, to be refused).
+    const credentials = candidates.find(({ clientId, clientSecret }) => isClientSecret(context, clientId, clientSecret)) ?? asSent;
     if (bodyClientId !== undefined && bodyClientId !== credentials.clientId) {
       return invalidRequest('client_id in the body differs from the one in the Authorization header');
     }
@@ -79,10 +82,14 @@ function checkSecret(
   const challenge = method === 'client_secret_basic' ? origin : undefined;
   if (client === undefined) return invalidClient('Unknown client', challenge);
   if (!client.methods.has(method)) return invalidClient(`The client is not configured for ${method}`, challenge);
-  if (client.clientSecret === undefined || !equalInConstantTime(client.clientSecret, secret)) {
-    return invalidClient('Wrong client credentials', challenge);
-  }
+  if (!isClientSecret(context, clientId, secret)) return invalidClient('Wrong client credentials', challenge);
   return { client, method };
+}
+
+/** Whether `secret` is the secret of the client `clientId` (compared in constant time). */
+function isClientSecret(context: ClientAuthenticationContext, clientId: string, secret: string): boolean {
+  const expected = context.clients.get(clientId)?.clientSecret;
+  return expected !== undefined && equalInConstantTime(expected, secret);
 }
 
 async function checkAssertion(
@@ -132,20 +139,33 @@ async function checkAssertion(
   return { client, method: 'private_key_jwt' };
 }
 
-/** `Basic` credentials: Base64 of `urlencode(id):urlencode(secret)` (RFC 6749 §2.3.1), decoded back. */
-function decodeBasic(encoded: string): { clientId: string; clientSecret: string } | undefined {
+/** A client id and secret as `Basic` credentials carry them. */
+interface BasicCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+/**
+ * The readings of `Basic` credentials: Base64 of `id:secret` as the spec (5.2) writes
+ * it, and, when it differs, of `urlencode(id):urlencode(secret)` as RFC 6749 §2.3.1
+ * does (the SDK sends that form; the two agree for ids and secrets of letters, digits,
+ * `-`, `_`, `.` and `*`). Empty when the credentials are malformed.
+ */
+function decodeBasic(encoded: string): BasicCredentials[] {
   let text: string;
   try {
     const binary = atob(encoded.trim());
     text = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
   } catch {
-    return undefined;
+    return [];
   }
   const colon = text.indexOf(':');
-  if (colon < 1) return undefined;
-  const clientId = formDecode(text.slice(0, colon));
-  const clientSecret = formDecode(text.slice(colon + 1));
-  return clientId === undefined || clientSecret === undefined ? undefined : { clientId, clientSecret };
+  if (colon < 1) return [];
+  const raw = { clientId: text.slice(0, colon), clientSecret: text.slice(colon + 1) };
+  const clientId = formDecode(raw.clientId);
+  const clientSecret = formDecode(raw.clientSecret);
+  const decoded = clientId === undefined || clientSecret === undefined ? undefined : { clientId, clientSecret };
+  return decoded === undefined || (decoded.clientId === raw.clientId && decoded.clientSecret === raw.clientSecret) ? [raw] : [raw, decoded];
 }
 
 function formDecode(value: string): string | undefined {

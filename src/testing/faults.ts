@@ -124,14 +124,16 @@ function checkFault(fault: Fault): void {
 /**
  * Makes a JSON value break any schema that accepted it: in an array the first item
  * is broken (an empty array gets a number), in an object the first property gets a
- * value of another type. `{ message_types: ['sms'] }` becomes `{ message_types: 'not-an-array' }`.
+ * value of another type, and an empty object becomes a string (an added property
+ * would not break it: the SDK keeps properties the platform adds).
+ * `{ message_types: ['sms'] }` becomes `{ message_types: 'not-an-array' }`.
  */
 export function malform(value: unknown): unknown {
   if (Array.isArray(value)) return value.length === 0 ? [42] : [malform(value[0]), ...value.slice(1)];
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value);
     const [first, ...rest] = entries;
-    if (first === undefined) return { unexpected_property: 42 };
+    if (first === undefined) return mistyped(value);
     return Object.fromEntries([[first[0], mistyped(first[1])], ...rest]);
   }
   return mistyped(value);

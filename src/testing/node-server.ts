@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopback } from '../core/base-url.js';
 
 /** Where `emulator.listen()` serves. */
 export interface ListenOptions {
-  /** Interface to bind; default `127.0.0.1` (loopback only). */
+  /**
+   * Loopback interface to bind: `127.0.0.1` (the default), another `127.0.0.0/8`
+   * address, `::1` or `localhost`. Any other host throws `TypeError`: the emulator's
+   * default credentials are public, and the SDK sends `http:` to loopback hosts only.
+   */
   readonly host?: string;
   /** Port; default 0 (a free port chosen by the system). */
   readonly port?: number;
@@ -29,6 +34,9 @@ export interface EmulatorServer {
  */
 export async function serve(handle: (request: Request) => Promise<Response>, options: ListenOptions = {}): Promise<EmulatorServer> {
   const { host = '127.0.0.1', port = 0 } = options;
+  if (typeof host !== 'string' || !isLoopback(host === '::1' ? '[::1]' : host)) {
+    throw new TypeError(`listen: host must be a loopback address (127.0.0.0/8, ::1 or localhost), not ${JSON.stringify(host)}`);
+  }
   const server = createServer((incoming, outgoing) => {
     void respond(incoming, outgoing, handle, hostAndPort());
   });

@@ -175,6 +175,13 @@ describe('faults.next(n, { malformed: true })', () => {
     expect(emulator.faults.pending).toBe(0);
   });
 
+  it('breaks a list whose first record is empty (a `fields` projection) with a value of the wrong type, not an added property', async () => {
+    emulator.faults.next(1, { malformed: true });
+    const { body } = await read(await managementRequest(emulator, `${INVITATIONS}?fields=connection_id`, { token }));
+    expect((body as unknown[])[0]).toBe('not-an-object');
+    breaks(z.array(OrganizationInvitationSchema), body);
+  });
+
   it('breaks an empty list too', async () => {
     emulator.faults.next(1, { malformed: true });
     const { body } = await read(await managementRequest(emulator, '/organizations/org_empty/invitations', { token }));

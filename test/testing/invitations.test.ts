@@ -127,6 +127,19 @@ describe('GET /organizations/{id}/invitations', () => {
       expect((newest?.created_at ?? '') > (times.at(-1) ?? '')).toBe(true);
     });
 
+    it.each([
+      ['an offset', '2026-01-01T09:00:00+10:00', '2026-01-01T00:30:00Z'],
+      ['fractional seconds', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00.500Z'],
+    ])('sorts created_at by the instant, not the text, with %s', async (_, older, newer) => {
+      emulator.data.organizations.add('org_times');
+      emulator.data.invitations.add('org_times', { id: 'uinv_older', created_at: older }, { id: 'uinv_newer', created_at: newer });
+      expect((await invitations('', 'org_times')).map((invitation) => invitation.id)).toEqual(['uinv_newer', 'uinv_older']);
+      expect((await invitations('?sort=created_at:1', 'org_times')).map((invitation) => invitation.id)).toEqual([
+        'uinv_older',
+        'uinv_newer',
+      ]);
+    });
+
     it('sorts by other fields and dotted paths, with ties broken by id', async () => {
       const byEmail = await invitations('?sort=invitee.email:1&per_page=100');
       const emails = byEmail.map((invitation) => invitation.invitee?.email ?? '');

@@ -80,6 +80,23 @@ describe('emulator.listen() (a real socket on 127.0.0.1)', () => {
     expect((await api('/guardian/factors/phone/message-types')).status).toBe(200);
   });
 
+  it.each(['0.0.0.0', '::', '192.0.2.1'])(
+    'refuses to bind %s: the emulator serves loopback only (its default credentials are public)',
+    async (host) => {
+      await expect(createTenantEmulator().listen({ host })).rejects.toThrow('host must be a loopback address');
+    },
+  );
+
+  it('binds ::1 when asked', async () => {
+    const other = await createTenantEmulator().listen({ host: '::1' });
+    try {
+      expect(other.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      expect((await fetch(`${other.url}/.well-known/jwks.json`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('stops on close()', async () => {
     const other = await createTenantEmulator().listen();
     expect((await fetch(`${other.url}/.well-known/jwks.json`)).status).toBe(200);

@@ -90,6 +90,21 @@ describe('POST /oauth/token', () => {
       expect(body).toMatchObject({ scope: 'read:actions' });
     });
 
+    it.each(['abc+def', '100%sure', 'a b~c'])(
+      'takes Base64 of `id:secret` as the spec writes it too, for the secret %j',
+      async (secret) => {
+        emulator.registerClient({
+          clientId: 'svc',
+          clientSecret: secret,
+          scopes: ['read:actions'],
+          tokenEndpointAuthMethod: 'client_secret_basic',
+        });
+        const authorization = `Basic ${btoa(`svc:${secret}`)}`;
+        const { status } = await read(await tokenRequest(emulator, { grant_type: 'client_credentials', audience }, { authorization }));
+        expect(status).toBe(200);
+      },
+    );
+
     it('answers 401 invalid_client with a Basic challenge to a wrong secret', async () => {
       const authorization = `Basic ${btoa(`${emulator.credentials.clientId}:nope`)}`;
       const response = await tokenRequest(emulator, { grant_type: 'client_credentials', audience }, { authorization });

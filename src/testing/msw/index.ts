@@ -16,5 +16,11 @@ import type { TenantEmulator } from '../emulator.js';
  * ```
  */
 export function createMswHandlers(emulator: Pick<TenantEmulator, 'origin' | 'handle'>): HttpHandler[] {
-  return [http.all(`${emulator.origin}/*`, ({ request }) => emulator.handle(request))];
+  // A pattern, not a path string: msw would read an IPv6 origin's brackets (`http://[::1]:8080`) as path syntax.
+  const everyPath = new RegExp(`^${escapeRegExp(emulator.origin)}/`);
+  return [http.all(everyPath, ({ request }) => emulator.handle(request))];
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -101,9 +101,16 @@ function readSort(query: QueryReader): Sort {
   return { path, order: match[2] === '1' ? 1 : -1 };
 }
 
+/** The date-time fields: sorted by the instant they name (`…T09:00:00+10:00` is before `…T00:30:00Z`), not as text. */
+const DATE_TIME_FIELDS: ReadonlySet<string> = new Set(['created_at', 'expires_at']);
+
 /** The invitations in `sort` order; ties broken by `id` in the same direction. Values that are absent sort last when ascending. */
 function sorted(invitations: readonly InvitationRecord[], sort: Sort): InvitationRecord[] {
-  const keyed = invitations.map((invitation) => ({ invitation, key: valueAt(invitation, sort.path) }));
+  const byInstant = sort.path.length === 1 && DATE_TIME_FIELDS.has(sort.path[0] ?? '');
+  const keyed = invitations.map((invitation) => {
+    const key = valueAt(invitation, sort.path);
+    return { invitation, key: byInstant && typeof key === 'string' ? Date.parse(key) : key };
+  });
   keyed.sort((a, b) => sort.order * (compare(a.key, b.key) || compare(a.invitation.id, b.invitation.id)));
   return keyed.map(({ invitation }) => invitation);
 }

@@ -36,10 +36,27 @@ describe('createMswHandlers (idplatform/testing/msw)', () => {
   });
 
   it('matches only the emulator origin', () => {
-    expect(createMswHandlers(emulator).map((handler) => handler.info.path)).toEqual([`${emulator.origin}/*`]);
+    const [handler] = createMswHandlers(emulator);
+    const path = handler?.info.path as RegExp;
+    expect(path.test(`${emulator.origin}/api/v2/organizations?x=1`)).toBe(true);
+    expect(path.test(`${emulator.origin}.evil.test/api/v2/organizations`)).toBe(false);
+    expect(path.test(`${emulator.origin}:8443/api/v2/organizations`)).toBe(false);
+    expect(path.test(`https://other.test/api/v2/organizations`)).toBe(false);
   });
 });
 
 function toPost(credentials: { clientId: string; clientSecret: string }) {
   return { client_id: credentials.clientId, client_secret: credentials.clientSecret };
 }
+
+describe('createMswHandlers with an IPv6 origin', () => {
+  const emulator = createTenantEmulator({ origin: 'http://[::1]:8080' });
+  const server = setupServer(...createMswHandlers(emulator));
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+
+  it('sends its requests to the emulator', async () => {
+    expect((await fetch(`${emulator.origin}/.well-known/jwks.json`)).status).toBe(200);
+    expect(emulator.requests).toHaveLength(1);
+  });
+});
