@@ -45,9 +45,10 @@ const MAX_REJECTED = 16;
  *
  * Concurrent callers share one lookup and one in-flight request (100 calls on a
  * cold client make one token request); a failed request is not cached, and the
- * next call tries again. Failures, of the token request or of the `tokenCache`
- * (one that has not answered within `timeoutMs` included), throw
- * `TokenRequestError` with the failure as `cause`.
+ * next call tries again. Failures, of the token request or of the `tokenCache`'s
+ * look-up or lock (one that has not answered within `timeoutMs` included), throw
+ * `TokenRequestError` with the failure as `cause`. A token fetched but not stored
+ * (the cache's `set` failed) is still handed out: it is good, and it was paid for.
  */
 export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #options: ClientCredentialsTokenProviderOptions;
@@ -110,16 +111,23 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     }
     let stored = false;
     try {
-      const issued = await fetchToken();
+      let issued: IssuedToken;
+      try {
+        issued = await fetchToken();
+      } catch (error) {
+        throw new TokenRequestError(error);
+      }
       const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
       const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
       if (ttlMs > 0) {
-        await cache.set(cacheKey, issued.accessToken, ttlMs); // which releases the lock
-        stored = true;
+        try {
+          await cache.set(cacheKey, issued.accessToken, ttlMs); // which releases the lock
+          stored = true;
+        } catch {
+          // Not stored (the cache failed or did not answer in time): the token is good, and this call uses it.
+        }
       }
       return issued.accessToken;
-    } catch (error) {
-      throw new TokenRequestError(error);
     } finally {
       // A holder that stored no token (the request failed, the store failed, or the token is too short-lived to keep)
       // gives the lock back, so that the next caller need not wait for it to expire.

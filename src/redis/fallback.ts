@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../core/clock.js';
+import { type Clock, MAX_TIMER_MS, systemClock } from '../core/clock.js';
 import { withDeadline } from '../core/deadline.js';
 import type { RedisClientLike } from './client.js';
 import { redisCommandSender } from './client.js';
@@ -10,6 +10,19 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
  * without asking Redis; the next command after that tries Redis again.
  */
 export const REDIS_RETRY_AFTER_MS = 5_000;
+
+/**
+ * `commandTimeoutMs` as given, when it is a number of milliseconds from 1 to
+ * 2^31 − 1; else throws `RangeError`. A timer longer than that fires at once, and so
+ * does one of 0 or less: every command would then count as timed out, and the
+ * adapter would quietly answer from memory for good (no sharing across processes).
+ */
+export function checkedCommandTimeout(commandTimeoutMs: unknown): number {
+  if (typeof commandTimeoutMs !== 'number' || !(commandTimeoutMs >= 1 && commandTimeoutMs <= MAX_TIMER_MS)) {
+    throw new RangeError(`commandTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+  }
+  return commandTimeoutMs;
+}
 
 /** Runs a Redis command, or answers locally when Redis can't. */
 export type RedisOrLocal = <T>(

@@ -12,7 +12,7 @@ import {
   updateBucket,
 } from '../core/rate-limiter.js';
 import type { RedisClientLike } from './client.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
+import { checkedCommandTimeout, DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
 import type { RedisAdapterOptions } from './options.js';
 import { RELEASE_FROM_BUCKET, TAKE_FROM_BUCKET, UPDATE_BUCKET } from './scripts.js';
 
@@ -42,7 +42,7 @@ export interface RedisRateLimiterOptions extends RedisAdapterOptions {
  */
 export function createRedisRateLimiter(client: RedisClientLike, options: RedisRateLimiterOptions = {}): RateLimiter {
   const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, clock = systemClock } = options;
-  const run = redisOrLocal(client, commandTimeoutMs, clock);
+  const run = redisOrLocal(client, checkedCommandTimeout(commandTimeoutMs), clock);
   const local = new Map<string, BucketState>();
   return {
     async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {

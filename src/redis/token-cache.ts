@@ -1,7 +1,7 @@
 import { systemClock } from '../core/clock.js';
 import { memoryTokenCache, type TokenCache } from '../core/token-provider.js';
 import type { RedisClientLike } from './client.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
+import { checkedCommandTimeout, DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
 import type { RedisAdapterOptions } from './options.js';
 
 /** KEYS[1] a lock, ARGV[1] its holder's id: deletes the lock only while that holder still has it. */
@@ -33,7 +33,7 @@ export type RedisTokenCacheOptions = RedisAdapterOptions;
  */
 export function createRedisTokenCache(client: RedisClientLike, options: RedisTokenCacheOptions = {}): TokenCache {
   const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS } = options;
-  const run = redisOrLocal(client, commandTimeoutMs);
+  const run = redisOrLocal(client, checkedCommandTimeout(commandTimeoutMs));
   const local = memoryTokenCache(systemClock);
   const tokenKey = (key: string) => `${prefix}${key}`;
   const lockKey = (key: string) => `${prefix}${key}:lock`;
@@ -66,7 +66,9 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
         () => undefined,
         () => undefined,
       );
-      await release(key, owner);
+      // Released once the token is visible, without holding the caller for a second command: waiters look
+      // for the token before they try the lock, so they find it either way.
+      void release(key, owner);
     },
     lock: async (key, ttlMs) => {
       // One holder per key in this process: a second client sharing this cache waits for the first one's token,

@@ -170,9 +170,24 @@ describe('ClientCredentialsTokenProvider with a tokenCache that never answers', 
 
   const never = (): Promise<never> => new Promise<never>(() => {});
 
+  it('hands out a token it fetched when the cache’s set hangs: after timeoutMs the call goes on with it', async () => {
+    vi.useFakeTimers();
+    const fetchToken = vi.fn(async () => ({ accessToken: 'token-1', expiresIn: 60 }));
+    const cache: TokenCache = { get: () => undefined, set: never };
+    const tokens = new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: 60_000, timeoutMs: 2_000 });
+    let token: string | undefined;
+    void tokens.getToken().then((answer) => {
+      token = answer;
+    });
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(token).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(token).toBe('token-1');
+    expect(fetchToken).toHaveBeenCalledTimes(1);
+  });
+
   it.each<[string, TokenCache]>([
     ['get', { get: never, set: () => {} }],
-    ['set', { get: () => undefined, set: never }],
     ['lock', { get: () => undefined, set: () => {}, lock: never }],
   ])(
     'gives up on a %s that hangs after timeoutMs (TokenRequestError, cause TimeoutError), and the next call tries again',

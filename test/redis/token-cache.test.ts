@@ -1,7 +1,7 @@
 import { ManagementClient, TokenRequestError } from 'idplatform/management';
-import { createRedisTokenCache } from 'idplatform/redis';
+import { createRedisRateLimiter, createRedisTokenCache } from 'idplatform/redis';
 import { createTenantEmulator } from 'idplatform/testing';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../helpers/clock.js';
 import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
@@ -135,4 +135,48 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisTokenCache with a %s client', (kin
       await close();
     }
   });
+});
+
+describe('createRedisTokenCache on a slow Redis', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** An ioredis-like client whose every command answers after 800 ms: what it was sent, in order. */
+  function slowClient() {
+    const sent: string[] = [];
+    const client = {
+      status: 'ready',
+      call: (command: string) => {
+        sent.push(command);
+        return new Promise<unknown>((resolve) => setTimeout(() => resolve(command === 'SET' ? 'OK' : 1), 800));
+      },
+    };
+    return { client, sent };
+  }
+
+  it('answers a set once the token is stored (one command), and releases the lock after that', async () => {
+    vi.useFakeTimers();
+    const { client, sent } = slowClient();
+    const cache = createRedisTokenCache(client);
+    const locking = cache.lock?.('k', 5_000);
+    await vi.advanceTimersByTimeAsync(800);
+    await expect(locking).resolves.toBe(true);
+    let stored = false;
+    void Promise.resolve(cache.set('k', 'token-1', 60_000)).then(() => {
+      stored = true;
+    });
+    await vi.advanceTimersByTimeAsync(800);
+    expect(stored).toBe(true);
+    expect(sent).toEqual(['SET', 'SET', 'EVAL']); // the lock, the token, then the lock's release
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])(
+    'refuses commandTimeoutMs %s (RangeError), as the limiter does',
+    (commandTimeoutMs) => {
+      const { client } = slowClient();
+      expect(() => createRedisTokenCache(client, { commandTimeoutMs })).toThrow(RangeError);
+      expect(() => createRedisRateLimiter(client, { commandTimeoutMs })).toThrow(RangeError);
+    },
+  );
 });
