@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isLoopback } from '../core/base-url.js';
 
 /** Where `emulator.listen()` serves. */
 export interface ListenOptions {
@@ -13,6 +12,9 @@ export interface ListenOptions {
   /** Port; default 0 (a free port chosen by the system). */
   readonly port?: number;
 }
+
+/** The hosts `listen` may bind: `localhost`, `::1` and `127.0.0.0/8`. */
+const LOOPBACK_HOST = /^(?:localhost|::1|127(?:\.\d{1,3}){3})$/;
 
 /** A running loopback server of the emulator. */
 export interface EmulatorServer {
@@ -34,7 +36,7 @@ export interface EmulatorServer {
  */
 export async function serve(handle: (request: Request) => Promise<Response>, options: ListenOptions = {}): Promise<EmulatorServer> {
   const { host = '127.0.0.1', port = 0 } = options;
-  if (typeof host !== 'string' || !isLoopback(host === '::1' ? '[::1]' : host)) {
+  if (typeof host !== 'string' || !LOOPBACK_HOST.test(host)) {
     throw new TypeError(`listen: host must be a loopback address (127.0.0.0/8, ::1 or localhost), not ${JSON.stringify(host)}`);
   }
   const server = createServer((incoming, outgoing) => {
