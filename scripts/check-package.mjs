@@ -8,12 +8,18 @@
 //    test there (no `--experimental-vm-modules`) that `require`s every subpath, checks a
 //    known export of each, and runs the paths that load code lazily (private_key_jwt,
 //    the emulator's loopback server) against the emulator on 127.0.0.1.
+// Also: every value each entry's declarations export exists in each of its builds (a
+// class exported as a type only must not be declared as a value: `import { X }` would
+// type-check and fail at run time).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
+const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const bin = (name) => join(ROOT, 'node_modules/.bin', name);
 const run = (command, args, options = {}) => execFileSync(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
@@ -75,6 +81,26 @@ for (const file of loadedByNode) {
 if (problems.length > 0) throw new Error(problems.join('\n'));
 console.log(`ok (${loadedByNode.length} files)`);
 
+console.log('── Declarations against the builds: every value a .d.ts or .d.cts exports exists at run time');
+for (const subpath of subpaths) {
+  const { import: esm, require: cjs } = packageJson.exports[subpath];
+  const builds = [
+    [esm.types, esm.node, () => import(join(ROOT, esm.node))],
+    [esm.types, esm.default, () => import(join(ROOT, esm.default))],
+    [cjs.types, cjs.default, async () => requireFromRoot(join(ROOT, cjs.default))],
+  ];
+  for (const [types, build, load] of builds) {
+    const loaded = await load().catch((error) => error);
+    // An entry whose optional peer dependency is not installed (msw) cannot be loaded here: nothing to compare.
+    if (loaded instanceof Error && loaded.code === 'ERR_MODULE_NOT_FOUND') continue;
+    if (loaded instanceof Error) throw loaded;
+    const missing = valueExportsOf(join(ROOT, types)).filter((name) => !(name in loaded));
+    if (missing.length > 0) problems.push(`${types} declares ${missing.join(', ')} as values, which ${build} does not export`);
+  }
+}
+if (problems.length > 0) throw new Error(problems.join('\n'));
+console.log('ok');
+
 console.log('── Jest 30 with require only, from the packed tarball');
 const project = mkdtempSync(join(tmpdir(), 'idplatform-jest-'));
 try {
@@ -87,6 +113,26 @@ try {
   run(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--ci', '--rootDir', project, '--testEnvironment', 'node'], { cwd: project });
 } finally {
   rmSync(project, { recursive: true, force: true });
+}
+
+/**
+ * The names a declaration file exports as values (a class, a function, a constant):
+ * what `import { name }` may use at run time. A type-only export (`export { type X }`,
+ * also further down an alias chain) is not one.
+ */
+function valueExportsOf(file) {
+  const program = ts.createProgram([file], { noEmit: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext });
+  const checker = program.getTypeChecker();
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(file));
+  return checker
+    .getExportsOfModule(moduleSymbol)
+    .filter((symbol) => {
+      const alias = (symbol.flags & ts.SymbolFlags.Alias) !== 0;
+      if (alias && checker.getTypeOnlyAliasDeclaration(symbol) !== undefined) return false;
+      const target = alias ? checker.getAliasedSymbol(symbol) : symbol;
+      return (target.flags & ts.SymbolFlags.Value) !== 0;
+    })
+    .map((symbol) => symbol.name);
 }
 
 /** The Jest test file run inside the temporary project. */

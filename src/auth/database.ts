@@ -49,7 +49,18 @@ export interface SignUpResponse {
 type _SignUpResponseMatchesSchema = Assert<IsExactly<SignUpResponse, KnownMembers<z.infer<typeof SignUpResponseSchema>>>>;
 
 /** `auth.database`: sign-up and password reset for database connections. */
-export class Database {
+export interface Database {
+  /** Creates a user in a database connection (`POST /dbconnections/signup`, JSON body with the client id). */
+  signUp(params: SignUpParams, options?: RequestOptions): Promise<SignUpResponse>;
+  /**
+   * Starts a password reset (`POST /dbconnections/change_password`): the platform
+   * emails the user a link. Resolves with the platform's message.
+   */
+  changePassword(params: ChangePasswordParams, options?: RequestOptions): Promise<string>;
+}
+
+/** The {@link Database} namespace an `AuthenticationClient` builds on its first API call. */
+export class DatabaseConnections implements Database {
   readonly #settings: AuthSettings;
 
   /** @internal Built by `AuthenticationClient`. */
@@ -57,7 +68,6 @@ export class Database {
     this.#settings = settings;
   }
 
-  /** Creates a user in a database connection (`POST /dbconnections/signup`, JSON body with the client id). */
   async signUp(params: SignUpParams, options?: RequestOptions): Promise<SignUpResponse> {
     const body = validateParams(SignUpSchema, params);
     return this.#post(
@@ -69,10 +79,6 @@ export class Database {
     );
   }
 
-  /**
-   * Starts a password reset (`POST /dbconnections/change_password`): the platform
-   * emails the user a link. Resolves with the platform's message.
-   */
   async changePassword(params: ChangePasswordParams, options?: RequestOptions): Promise<string> {
     const body = validateParams(ChangePasswordSchema, params);
     return this.#post('dbconnections/change_password', { client_id: this.#settings.clientId, ...body }, z.string(), [], options);

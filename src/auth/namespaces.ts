@@ -1,12 +1,12 @@
 import type { AuthApiContext } from '../core/auth-request.js';
 import { createHttpClient } from '../core/http.js';
 import { createTokenEndpoint } from '../core/token-endpoint.js';
-import { Database } from './database.js';
-import { OAuth } from './oauth.js';
+import { type Database, DatabaseConnections } from './database.js';
+import { type OAuth, OAuthGrants } from './oauth.js';
 import type { AuthClientSettings } from './options.js';
-import { Passwordless } from './passwordless.js';
+import { type Passwordless, PasswordlessLogin } from './passwordless.js';
 import type { AuthSettings } from './settings.js';
-import { UserInfoApi } from './user-info.js';
+import { type UserInfoApi, UserInfoEndpoint } from './user-info.js';
 
 /** The namespaces of an `AuthenticationClient` that talk to the API. */
 export interface AuthNamespaces {
@@ -40,9 +40,9 @@ export function createAuthNamespaces({ clientId, origin, method, credentials, co
     idToken,
   };
   return {
-    oauth: new OAuth(settings),
-    passwordless: new Passwordless(settings),
-    database: new Database(settings),
-    userInfo: new UserInfoApi(settings),
+    oauth: new OAuthGrants(settings),
+    passwordless: new PasswordlessLogin(settings),
+    database: new DatabaseConnections(settings),
+    userInfo: new UserInfoEndpoint(settings),
   };
 }

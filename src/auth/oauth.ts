@@ -80,7 +80,29 @@ export const PASSWORD_REALM_GRANT = 'http://auth0.com/oauth/grant-type/password-
 const RevokeResponseSchema = z.unknown();
 
 /** `auth.oauth`: the OAuth 2.0 grants at `POST /oauth/token` and refresh-token revocation. */
-export class OAuth {
+export interface OAuth {
+  /** Client-credentials grant (`POST /oauth/token`): a token for `audience`. Confidential clients only. */
+  clientCredentialsGrant(params: ClientCredentialsGrantParams, options?: RequestOptions): Promise<TokenResponse>;
+  /**
+   * Authorization-code grant (`POST /oauth/token`): exchanges the `code` of the
+   * redirect. With `code_verifier` (PKCE) it works for public clients (client id
+   * only), which must send one.
+   */
+  authorizationCodeGrant(params: AuthorizationCodeGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims>;
+  /** Refresh-token grant (`POST /oauth/token`): new tokens for a refresh token. */
+  refreshTokenGrant(params: RefreshTokenGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims>;
+  /**
+   * Resource-owner password grant (`POST /oauth/token`); with `realm`, the platform's
+   * password-realm grant. `options.forwardedFor` sends the end user's IP address as
+   * `auth0-forwarded-for` (brute-force protection per user).
+   */
+  passwordGrant(params: PasswordGrantParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims>;
+  /** Revokes a refresh token (`POST /oauth/revoke`), authenticating the client as the token endpoint does. */
+  revokeRefreshToken(params: RevokeRefreshTokenParams, options?: RequestOptions): Promise<void>;
+}
+
+/** The {@link OAuth} namespace an `AuthenticationClient` builds on its first API call. */
+export class OAuthGrants implements OAuth {
   readonly #settings: AuthSettings;
 
   /** @internal Built by `AuthenticationClient`. */
@@ -88,18 +110,12 @@ export class OAuth {
     this.#settings = settings;
   }
 
-  /** Client-credentials grant (`POST /oauth/token`): a token for `audience`. Confidential clients only. */
   async clientCredentialsGrant(params: ClientCredentialsGrantParams, options?: RequestOptions): Promise<TokenResponse> {
     const grant = validateParams(ClientCredentialsGrantSchema, params);
     this.#requireConfidential('clientCredentialsGrant');
     return this.#token({ grant_type: 'client_credentials', ...grant }, options);
   }
 
-  /**
-   * Authorization-code grant (`POST /oauth/token`): exchanges the `code` of the
-   * redirect. With `code_verifier` (PKCE) it works for public clients (client id
-   * only), which must send one.
-   */
   async authorizationCodeGrant(params: AuthorizationCodeGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
     const { nonce, organization, max_age: maxAge, ...grant } = validateParams(AuthorizationCodeGrantSchema, params);
     if (this.#settings.method === 'none' && grant.code_verifier === undefined) {
@@ -108,24 +124,17 @@ export class OAuth {
     return this.#tokenWithClaims({ grant_type: 'authorization_code', ...grant }, options, { nonce, organization, maxAge });
   }
 
-  /** Refresh-token grant (`POST /oauth/token`): new tokens for a refresh token. */
   async refreshTokenGrant(params: RefreshTokenGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
     const { organization, ...grant } = validateParams(RefreshTokenGrantSchema, params);
     return this.#tokenWithClaims({ grant_type: 'refresh_token', ...grant }, options, { organization });
   }
 
-  /**
-   * Resource-owner password grant (`POST /oauth/token`); with `realm`, the platform's
-   * password-realm grant. `options.forwardedFor` sends the end user's IP address as
-   * `auth0-forwarded-for` (brute-force protection per user).
-   */
   async passwordGrant(params: PasswordGrantParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims> {
     const grant = validateParams(PasswordGrantSchema, params);
     const callOptions = withForwardedFor(options);
     return this.#tokenWithClaims({ grant_type: grant.realm === undefined ? 'password' : PASSWORD_REALM_GRANT, ...grant }, callOptions);
   }
 
-  /** Revokes a refresh token (`POST /oauth/revoke`), authenticating the client as the token endpoint does. */
   async revokeRefreshToken(params: RevokeRefreshTokenParams, options?: RequestOptions): Promise<void> {
     const { token } = validateParams(RevokeRefreshTokenSchema, params);
     const endpoint = this.#settings.tokenEndpoint;

@@ -77,7 +77,24 @@ type _StartResponseMatchesSchema = Assert<
 export const PASSWORDLESS_OTP_GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';
 
 /** `auth.passwordless`: log in with a one-time code or link sent by email or SMS. */
-export class Passwordless {
+export interface Passwordless {
+  /**
+   * Sends a code or link (`POST /passwordless/start`, JSON body) to `email` or
+   * `phone_number`. The client authenticates as at the token endpoint (client id,
+   * plus its secret or assertion when it is confidential). `options.forwardedFor`
+   * sends the end user's IP address as `auth0-forwarded-for`.
+   */
+  start(params: PasswordlessStartParams, options?: EndUserRequestOptions): Promise<PasswordlessStartResponse>;
+  /**
+   * Exchanges the code the user received for tokens (`POST /oauth/token`, the
+   * passwordless OTP grant). `options.forwardedFor` sends the end user's IP address
+   * as `auth0-forwarded-for`.
+   */
+  login(params: PasswordlessLoginParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims>;
+}
+
+/** The {@link Passwordless} namespace an `AuthenticationClient` builds on its first API call. */
+export class PasswordlessLogin implements Passwordless {
   readonly #settings: AuthSettings;
 
   /** @internal Built by `AuthenticationClient`. */
@@ -85,12 +102,6 @@ export class Passwordless {
     this.#settings = settings;
   }
 
-  /**
-   * Sends a code or link (`POST /passwordless/start`, JSON body) to `email` or
-   * `phone_number`. The client authenticates as at the token endpoint (client id,
-   * plus its secret or assertion when it is confidential). `options.forwardedFor`
-   * sends the end user's IP address as `auth0-forwarded-for`.
-   */
   async start(params: PasswordlessStartParams, options?: EndUserRequestOptions): Promise<PasswordlessStartResponse> {
     const body = validateParams(PasswordlessStartSchema, params);
     const callOptions = withForwardedFor(options);
@@ -102,11 +113,6 @@ export class Passwordless {
     );
   }
 
-  /**
-   * Exchanges the code the user received for tokens (`POST /oauth/token`, the
-   * passwordless OTP grant). `options.forwardedFor` sends the end user's IP address
-   * as `auth0-forwarded-for`.
-   */
   async login(params: PasswordlessLoginParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims> {
     const { connection, email, phone_number, code, audience, scope } = validateParams(PasswordlessLoginSchema, params);
     const callOptions = withForwardedFor(options);

@@ -8,7 +8,13 @@ import { type UserInfo, UserInfoSchema } from './user-info-schema.js';
 const AccessTokenSchema = z.string('accessToken is required').check(z.minLength(1, 'accessToken is required'));
 
 /** `auth.userInfo`: the profile of the user an access token was issued to. */
-export class UserInfoApi {
+export interface UserInfoApi {
+  /** `GET /userinfo` with `Authorization: Bearer <accessToken>` (spec 5.2, "OAuth2 access token"). */
+  get(accessToken: string, options?: RequestOptions): Promise<UserInfo>;
+}
+
+/** The {@link UserInfoApi} namespace an `AuthenticationClient` builds on its first API call. */
+export class UserInfoEndpoint implements UserInfoApi {
   readonly #settings: AuthSettings;
 
   /** @internal Built by `AuthenticationClient`. */
@@ -16,7 +22,6 @@ export class UserInfoApi {
     this.#settings = settings;
   }
 
-  /** `GET /userinfo` with `Authorization: Bearer <accessToken>` (spec 5.2, "OAuth2 access token"). */
   async get(accessToken: string, options?: RequestOptions): Promise<UserInfo> {
     const token = validateParams(AccessTokenSchema, accessToken);
     return callAuthApi(this.#settings, {

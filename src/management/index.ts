@@ -9,7 +9,7 @@ export * from '../core/public.js';
 export type { Query } from '../core/transport.js';
 export type { Schema } from '../core/validation.js';
 export {
-  type ActionModules,
+  ActionModules,
   type ActionModuleUsage,
   type ActionModuleUsagePage,
   ActionModuleUsagePageSchema,
@@ -21,7 +21,7 @@ export {
 export { ManagementClient } from './client.js';
 export type { CustomRequest, CustomRequestMethod } from './custom-request.js';
 export {
-  type GuardianPhone,
+  GuardianPhone,
   type PhoneMessageType,
   type PhoneMessageTypes,
   PhoneMessageTypesSchema,
@@ -46,6 +46,6 @@ export {
   OrganizationInvitationPageSchema,
   OrganizationInvitationSchema,
   type OrganizationInvitationSort,
-  type OrganizationInvitations,
+  OrganizationInvitations,
 } from './organizations/invitations.js';
 export { allScopes, SCOPE_CATALOGUE, type Scope } from './scopes.js';
