@@ -22,13 +22,19 @@ export interface RateLimiterWaitOptions {
  * never fails a call (the call is sent unpaced).
  */
 export interface RateLimiter {
-  /** Resolves when a call under `key` may be sent; rejects with the signal's reason when `signal` aborts. */
-  wait(key: string, signal?: AbortSignal, options?: RateLimiterWaitOptions): void | Promise<void>;
+  /**
+   * Resolves when a call under `key` may be sent; rejects with the signal's reason when
+   * `signal` aborts. Answers `false` when it lets the call go without taking a slot of
+   * the bucket (its wait would pass `maxDelayMs`), `true` or nothing when it took one:
+   * only a call that holds a slot gives it back with `release`.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a limiter written before `wait` could answer (`async wait(): Promise<void>`) stays assignable.
+  wait(key: string, signal?: AbortSignal, options?: RateLimiterWaitOptions): void | boolean | Promise<void | boolean>;
   /** Records the bucket state a response reported for `key`. */
   update(key: string, rateLimit: RateLimit): void | Promise<void>;
   /**
-   * Optional: a call `wait` let go under `key` ended without a rate-limit answer (a
-   * network error, a timeout, an abort, a failed token, a response without
+   * Optional: a call `wait` let go under `key` with a slot ended without a rate-limit
+   * answer (a network error, a timeout, an abort, a failed token, a response without
    * `X-RateLimit-*`), so it no longer counts as in flight. Without it, such calls
    * count against every next window until as many answers came back. `options.sent`
    * tells whether the call may have reached the server (see {@link RateLimiterReleaseOptions}).
@@ -127,17 +133,20 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
 
 /**
  * A call counted in flight by {@link takeFromBucket} ended without a rate-limit answer.
- * One that never left (`sent: false`) also gives its slot back to the reported window
- * (at most up to `limit`): otherwise a burst of failed token requests would empty the
- * bucket here while the server's stays full, and the next calls would wait for the
- * reset. After the reset has passed here the slot is not given back: the calls beyond
- * the first bucket are held for {@link NEW_WINDOW_HOLD_MS} at most.
+ * One that never left (`sent: false`) also gives its slot back: to the reported window
+ * (at most up to `limit`), or, once the reset has passed here, to the calls counted
+ * since (`taken`). Otherwise a burst of failed token requests would empty the bucket
+ * here while the server's stays full, and the next calls would wait for the reset.
+ * (A call taken before the reset and released after it is counted as taken since:
+ * one call too many may then go, and the server's 429 decides.)
  */
 export function releaseFromBucket(state: BucketState | undefined, { sent }: RateLimiterReleaseOptions = MAYBE_SENT): void {
   if (state === undefined || state.pending === 0) return;
   state.pending--;
   state.inFlightAtRoll = Math.min(state.inFlightAtRoll, state.pending);
-  if (!sent && !state.rolled) state.remaining = Math.min(state.limit, state.remaining + 1);
+  if (sent) return;
+  if (!state.rolled) state.remaining = Math.min(state.limit, state.remaining + 1);
+  else if (state.taken > 0) state.taken--;
 }
 
 /** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */
@@ -207,7 +216,11 @@ export const MAX_WAIT_ROUNDS = 64;
  */
 export function memoryRateLimiter(clock: Clock): RateLimiter {
   const buckets = new Map<string, BucketState>();
-  /** Waits while the bucket stays empty (bounded: after MAX_WAIT_ROUNDS waits, or maxDelayMs in all, the call is sent and the server decides). */
+  /**
+   * Waits while the bucket stays empty; `true` once a slot is taken. Bounded: after
+   * MAX_WAIT_ROUNDS waits, or maxDelayMs in all, `false`: the call is sent without a
+   * slot and the server decides.
+   */
   const waitForSlot = async (key: string, firstDelayMs: number, signal: AbortSignal | undefined, maxDelayMs: number) => {
     let waited = 0;
     let delayMs = firstDelayMs;
@@ -215,14 +228,17 @@ export function memoryRateLimiter(clock: Clock): RateLimiter {
       await clock.sleep(delayMs, signal);
       waited += delayMs;
       delayMs = takeFromBucketOf(buckets, key, clock.now());
-      if (delayMs <= 0 || waited + delayMs > maxDelayMs) return;
+      if (delayMs <= 0) return true;
+      if (waited + delayMs > maxDelayMs) return false;
     }
+    return false;
   };
   return {
     // Synchronous while the bucket has room (every call but those that must wait): no promise on the hot path.
     wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
       const delayMs = takeFromBucketOf(buckets, key, clock.now());
-      if (delayMs <= 0 || delayMs > maxDelayMs) return;
+      if (delayMs <= 0) return true;
+      if (delayMs > maxDelayMs) return false;
       return waitForSlot(key, delayMs, signal, maxDelayMs);
     },
     update(key, rateLimit) {
@@ -240,10 +256,11 @@ export function rateLimitKey(baseUrl: string): string {
 }
 
 /**
- * Calls `limiter.wait`; a limiter failure lets the call go unpaced, and so does a
- * limiter that has not answered within `answerWithinMs` (a stalled store: the call is
- * not left pending for good); only an abort is thrown. Returns `undefined` when the
- * limiter answered at once (nothing to await).
+ * Calls `limiter.wait` and answers whether the call holds a slot of the bucket (only
+ * such a call gives one back): `true` or `false` at once when the limiter answered at
+ * once, else a promise of it. A limiter failure lets the call go unpaced without a
+ * slot, and so does a limiter that has not answered within `answerWithinMs` (a
+ * stalled store: the call is not left pending for good); only an abort is thrown.
  */
 export function waitForRateLimit(
   limiter: RateLimiter,
@@ -251,42 +268,45 @@ export function waitForRateLimit(
   signal: AbortSignal | undefined,
   options: RateLimiterWaitOptions,
   answerWithinMs: number,
-): Promise<void> | undefined {
-  let waiting: void | Promise<void>;
+): boolean | Promise<boolean> {
+  let waiting: ReturnType<RateLimiter['wait']>;
   try {
     waiting = limiter.wait(key, signal, options);
   } catch {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return undefined;
+    return false;
   }
-  if (waiting === undefined) return undefined;
+  if (typeof waiting !== 'object' || waiting === null) return waiting !== false;
   // An abort ends the wait at once, even when the limiter does not listen to the signal (a stalled
   // store). `settled` never rejects: nothing is left unhandled.
   let gaveUp: RateLimiterReleaseOptions | undefined;
   const settled = Promise.resolve(waiting).then(
-    () => {
+    (answer) => {
+      const holdsSlot = answer !== false;
       // The limiter gave a slot after the call stopped waiting for it: that slot goes back.
-      if (gaveUp) releaseRateLimitSlot(limiter, key, gaveUp);
+      if (gaveUp && holdsSlot) releaseRateLimitSlot(limiter, key, gaveUp);
+      return holdsSlot;
     },
-    () => undefined,
+    () => false,
   );
   return withDeadline(settled, signal, answerWithinMs, 'the rate limiter did not answer').catch((reason: unknown) => {
     if (signal?.aborted) {
       gaveUp = NOT_SENT; // the caller gave up: the call is never sent
       throw reason;
     }
-    gaveUp = MAYBE_SENT; // the call goes unpaced, and its answer is reported as any other
+    gaveUp = MAYBE_SENT; // the call goes unpaced (without a slot), and its answer is reported as any other
+    return false;
   });
 }
 
 /**
  * Passes a response's rate limit to `limiter.update`, or, for an answer without one,
- * releases the call's slot ({@link releaseRateLimitSlot}); the limiter's failures are
- * ignored (the call has its answer).
+ * releases the call's slot when it holds one ({@link releaseRateLimitSlot}); the
+ * limiter's failures are ignored (the call has its answer).
  */
-export function reportRateLimit(limiter: RateLimiter, key: string, rateLimit: RateLimit | undefined): void {
+export function reportRateLimit(limiter: RateLimiter, key: string, rateLimit: RateLimit | undefined, holdsSlot: boolean): void {
   if (rateLimit === undefined) {
-    releaseRateLimitSlot(limiter, key, MAYBE_SENT);
+    if (holdsSlot) releaseRateLimitSlot(limiter, key, MAYBE_SENT);
     return;
   }
   try {

@@ -102,7 +102,7 @@ export class Transport {
     const { options } = request;
     const signal = options?.signal;
     // The call's options are checked before a token is asked for or a slot of the bucket taken.
-    if (options?.timeoutMs !== undefined) checkCallTimeout(options.timeoutMs);
+    if (options?.timeoutMs != null) checkCallTimeout(options.timeoutMs); // null: the client's, as `??` reads it elsewhere
     // Checked: a string or array would otherwise spread into one header per character.
     const callerHeaders = options?.headers === undefined ? undefined : checkedHeaders(options.headers);
     const idempotent = isIdempotent(request.method);
@@ -121,23 +121,25 @@ export class Transport {
     const signal = request.options?.signal;
     // The timeout covers a caller's `token` function too (one that hangs is given up on).
     const timeoutMs = request.options?.timeoutMs ?? this.#settings.timeoutMs;
+    // Whether the limiter took a slot of the bucket for this exchange: only such a slot is given back.
     const paced = this.#paced(signal, waitOptions, timeoutMs);
-    if (paced) await paced;
+    let holdsSlot = paced === true || (paced !== false && (await paced));
     let token: string;
     try {
       token = await tokens.getToken(signal, timeoutMs);
     } catch (error) {
-      throw this.#releasedSlot(error, NOT_SENT);
+      throw this.#releasedSlot(error, NOT_SENT, holdsSlot);
     }
-    let answer = await this.#send(request, callerHeaders, token);
+    let answer = await this.#send(request, callerHeaders, token, holdsSlot);
     if (answer.response.status === 401 && tokens.reject(token)) {
-      await this.#paced(signal, waitOptions, timeoutMs);
+      const replay = this.#paced(signal, waitOptions, timeoutMs);
+      holdsSlot = replay === true || (replay !== false && (await replay));
       try {
         token = await tokens.getToken(signal, timeoutMs);
       } catch (error) {
-        throw this.#releasedSlot(error, NOT_SENT);
+        throw this.#releasedSlot(error, NOT_SENT, holdsSlot);
       }
-      answer = await this.#send(request, callerHeaders, token);
+      answer = await this.#send(request, callerHeaders, token, holdsSlot);
     }
     const { response, body } = answer;
     if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
@@ -146,12 +148,12 @@ export class Transport {
   }
 
   /**
-   * The call the limiter let go ended without a rate-limit answer (`error`): its slot
-   * is given back, so it no longer counts as in flight (`how`: whether it may have
-   * reached the server). Returns `error`, to throw.
+   * The call the limiter let go ended without a rate-limit answer (`error`): the slot
+   * it holds (`holdsSlot`) is given back, so it no longer counts as in flight (`how`:
+   * whether it may have reached the server). Returns `error`, to throw.
    */
-  #releasedSlot(error: unknown, how: RateLimiterReleaseOptions): unknown {
-    releaseRateLimitSlot(this.#rateLimiter, this.#rateLimitKey, how);
+  #releasedSlot(error: unknown, how: RateLimiterReleaseOptions, holdsSlot: boolean): unknown {
+    if (holdsSlot) releaseRateLimitSlot(this.#rateLimiter, this.#rateLimitKey, how);
     return error;
   }
 
@@ -180,7 +182,7 @@ export class Transport {
    * could expire meanwhile), for at most the call's `retry.maxDelayMs`; a limiter that
    * has not answered `timeoutMs` after that lets the call go unpaced.
    */
-  #paced(signal: AbortSignal | undefined, waitOptions: RateLimiterWaitOptions, timeoutMs: number): Promise<void> | undefined {
+  #paced(signal: AbortSignal | undefined, waitOptions: RateLimiterWaitOptions, timeoutMs: number): boolean | Promise<boolean> {
     const answerWithinMs = Math.min(MAX_TIMER_MS, waitOptions.maxDelayMs + timeoutMs);
     return waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, waitOptions, answerWithinMs);
   }
@@ -189,7 +191,12 @@ export class Transport {
    * Sends `request` with `token` once the token's scopes are known to allow it, then
    * reports the answer's rate limit to the limiter and to the caller's `onResponse`.
    */
-  async #send(request: ApiRequest<unknown>, callerHeaders: Record<string, string> | undefined, token: string): Promise<Exchange> {
+  async #send(
+    request: ApiRequest<unknown>,
+    callerHeaders: Record<string, string> | undefined,
+    token: string,
+    holdsSlot: boolean,
+  ): Promise<Exchange> {
     let answer: Exchange;
     let how = NOT_SENT; // until the exchange starts: a refused scope or header never leaves
     try {
@@ -213,11 +220,11 @@ export class Transport {
         signal: options?.signal,
       });
     } catch (error) {
-      throw this.#releasedSlot(error, how); // not sent (scope, headers), or no answer (network, timeout, abort)
+      throw this.#releasedSlot(error, how, holdsSlot); // not sent (scope, headers), or no answer (network, timeout, abort)
     }
     // Reported to the limiter: the answer's rate limit, or, without one, the call's slot given back.
     const rateLimit = parseRateLimit(answer.response.headers);
-    reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit);
+    reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit, holdsSlot);
     try {
       this.#settings.onResponse?.({ method: request.method, path: `/${request.path}`, status: answer.response.status, rateLimit });
     } catch (error) {

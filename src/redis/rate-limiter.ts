@@ -55,10 +55,12 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
           (reply) => Number(reply),
           () => takeFromBucketOf(local, key, clock.now()),
         );
-        if (!(delayMs > 0) || waited + delayMs > maxDelayMs) return;
+        if (!(delayMs > 0)) return true; // a slot is taken
+        if (waited + delayMs > maxDelayMs) return false;
         await clock.sleep(delayMs, signal);
         waited += delayMs;
       }
+      return false;
     },
     async update(key, rateLimit) {
       local.set(key, updateBucket(local.get(key), rateLimit));

@@ -7,6 +7,7 @@ import {
   NEW_WINDOW_HOLD_MS,
   NEW_WINDOW_POLL_MS,
   type RateLimiter,
+  rateLimitKey,
   releaseFromBucket,
   reportRateLimit,
   takeFromBucket,
@@ -26,6 +27,23 @@ const WAIT = { maxDelayMs: 60_000 };
 /** How long `waitForRateLimit` waits for the limiter's answer in these tests. */
 const ANSWER_WITHIN_MS = 90_000;
 const rateLimit = (remaining: number, resetMs: number, limit = 50) => ({ limit, remaining, reset: new Date(resetMs) });
+
+/** A limiter that grants the slot when the test says so, recording what it is given back. */
+function grantingLaterLimiter() {
+  let grant: () => void = () => {};
+  const released: unknown[][] = [];
+  const limiter: RateLimiter = {
+    wait: () =>
+      new Promise<void>((resolve) => {
+        grant = resolve;
+      }),
+    update: () => {},
+    release: (...args) => {
+      released.push(args);
+    },
+  };
+  return { limiter, released, grant: () => grant() };
+}
 
 describe('takeFromBucket and updateBucket', () => {
   it('let calls go while nothing is known, counting them', () => {
@@ -136,7 +154,7 @@ describe('memoryRateLimiter', () => {
     const clock = createFakeClock(START, { holdSleeps: true });
     const limiter = memoryRateLimiter(clock);
     limiter.update(KEY, rateLimit(0, START - 1, 3)); // a bucket of 3, whose reset has just passed
-    const went = Array.from({ length: 5 }, () => limiter.wait(KEY, undefined, WAIT) === undefined);
+    const went = Array.from({ length: 5 }, () => limiter.wait(KEY, undefined, WAIT) === true);
     expect(went).toEqual([true, true, true, false, false]);
     expect(clock.sleeps).toEqual([NEW_WINDOW_POLL_MS, NEW_WINDOW_POLL_MS]);
   });
@@ -146,11 +164,11 @@ describe('memoryRateLimiter', () => {
     const limiter = memoryRateLimiter(clock);
     limiter.update(KEY, rateLimit(10, START + 1_000, 10));
     for (let call = 0; call < 5; call++) {
-      expect(limiter.wait(KEY, undefined, WAIT)).toBeUndefined();
+      expect(limiter.wait(KEY, undefined, WAIT)).toBe(true);
       limiter.release?.(KEY); // a network error: no answer
     }
     limiter.update(KEY, rateLimit(9, START + 2_000, 10)); // the next window, reported before the first one's reset passed here
-    const went = Array.from({ length: 10 }, () => limiter.wait(KEY, undefined, WAIT) === undefined);
+    const went = Array.from({ length: 10 }, () => limiter.wait(KEY, undefined, WAIT) === true);
     expect(went.filter(Boolean)).toHaveLength(9);
   });
 
@@ -159,11 +177,11 @@ describe('memoryRateLimiter', () => {
     const limiter = memoryRateLimiter(clock);
     limiter.update(KEY, rateLimit(2, START + 10_000, 10));
     for (let call = 0; call < 5; call++) {
-      expect(limiter.wait(KEY, undefined, WAIT)).toBeUndefined();
+      expect(limiter.wait(KEY, undefined, WAIT)).toBe(true);
       limiter.release?.(KEY, { sent: false }); // e.g. its token request failed
     }
-    expect(limiter.wait(KEY, undefined, WAIT)).toBeUndefined();
-    expect(limiter.wait(KEY, undefined, WAIT)).toBeUndefined();
+    expect(limiter.wait(KEY, undefined, WAIT)).toBe(true);
+    expect(limiter.wait(KEY, undefined, WAIT)).toBe(true);
     expect(limiter.wait(KEY, undefined, WAIT)).toBeInstanceOf(Promise); // the two slots left are taken now
   });
 
@@ -224,9 +242,9 @@ describe('waitForRateLimit and reportRateLimit', () => {
   };
 
   it('never fail a call because the limiter failed', async () => {
-    await expect(waitForRateLimit(broken, KEY, undefined, WAIT, ANSWER_WITHIN_MS)).resolves.toBeUndefined();
-    expect(() => reportRateLimit(broken, KEY, rateLimit(1, START))).not.toThrow();
-    reportRateLimit({ ...broken, update: () => Promise.reject(new Error('store down')) }, KEY, rateLimit(1, START));
+    await expect(waitForRateLimit(broken, KEY, undefined, WAIT, ANSWER_WITHIN_MS)).resolves.toBe(false); // unpaced, without a slot
+    expect(() => reportRateLimit(broken, KEY, rateLimit(1, START), true)).not.toThrow();
+    reportRateLimit({ ...broken, update: () => Promise.reject(new Error('store down')) }, KEY, rateLimit(1, START), true);
   });
 
   it('pass an abort on', async () => {
@@ -236,25 +254,8 @@ describe('waitForRateLimit and reportRateLimit', () => {
     await expect(waitForRateLimit(broken, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS)).rejects.toBe(reason);
   });
 
-  /** A limiter that grants the slot when the test says so, recording what it is given back. */
-  function grantingLater() {
-    let grant: () => void = () => {};
-    const released: unknown[][] = [];
-    const limiter: RateLimiter = {
-      wait: () =>
-        new Promise<void>((resolve) => {
-          grant = resolve;
-        }),
-      update: () => {},
-      release: (...args) => {
-        released.push(args);
-      },
-    };
-    return { limiter, released, grant: () => grant() };
-  }
-
   it('give back a slot the limiter grants after the caller aborted (a slow store): the call is never sent', async () => {
-    const slow = grantingLater();
+    const slow = grantingLaterLimiter();
     const controller = new AbortController();
     const waiting = waitForRateLimit(slow.limiter, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS);
     controller.abort(new Error('caller gave up'));
@@ -268,15 +269,18 @@ describe('waitForRateLimit and reportRateLimit', () => {
   it('let the call go unpaced when the limiter has not answered in time (a stalled store), and give back a slot granted later', async () => {
     vi.useFakeTimers();
     try {
-      const stalled = grantingLater();
+      const stalled = grantingLaterLimiter();
       let went = false;
-      void waitForRateLimit(stalled.limiter, KEY, undefined, WAIT, 1_000)?.then(() => {
+      let holdsSlot: boolean | undefined;
+      void Promise.resolve(waitForRateLimit(stalled.limiter, KEY, undefined, WAIT, 1_000)).then((answer) => {
         went = true;
+        holdsSlot = answer;
       });
       await vi.advanceTimersByTimeAsync(999);
       expect(went).toBe(false);
       await vi.advanceTimersByTimeAsync(1);
       expect(went).toBe(true);
+      expect(holdsSlot).toBe(false);
       stalled.grant();
       await vi.advanceTimersByTimeAsync(0);
       // The call went: its answer is reported, and the late slot is not counted twice.
@@ -422,6 +426,111 @@ describe('Transport with the default limiter', () => {
     await get();
     expect(clock.sleeps).toEqual([]);
     expect(requests.length - sentBefore).toBe(2);
+  });
+
+  /** A server-side bucket of `limit` calls until START + 10 s; answers 429 when empty. Optionally holds answers at a gate. */
+  function serveCountingBucket(limit: number, clock: { now(): number }) {
+    const bucket = { remaining: limit, got429: 0, received: 0, gate: undefined as Promise<void> | undefined };
+    let resetMs = START + 10_000;
+    server.use(
+      http.get(`${API}/things`, async () => {
+        bucket.received++;
+        if (clock.now() >= resetMs) {
+          resetMs += 10_000; // the window the server's clock (the same fake clock) is in
+          bucket.remaining = limit;
+        }
+        const reset = String(resetMs / 1000);
+        const empty = bucket.remaining === 0;
+        if (!empty) bucket.remaining--;
+        if (bucket.gate) await bucket.gate;
+        const headers = {
+          'x-ratelimit-limit': String(limit),
+          'x-ratelimit-remaining': String(bucket.remaining),
+          'x-ratelimit-reset': reset,
+        };
+        if (empty) {
+          bucket.got429++;
+          return HttpResponse.json({ statusCode: 429, error: 'Too Many Requests', message: 'Too many' }, { status: 429, headers });
+        }
+        return HttpResponse.json({ ok: true }, { headers });
+      }),
+    );
+    return bucket;
+  }
+
+  it('a cold client whose first token requests failed does not wait for the reset while the server has calls left', async () => {
+    const clock = createFakeClock(START);
+    const bucket = serveCountingBucket(3, clock);
+    let vaultUp = false;
+    const transport = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider(() => (vaultUp ? Promise.resolve('token-1') : Promise.reject(new Error('vault down')))),
+      retry: resolveRetryPolicy({ maxRetries: 0 }),
+      timeoutMs: 1_000,
+      validateResponses: true,
+      clock,
+    });
+    const get = () => transport.request({ method: 'GET', path: 'things', schema: Body });
+    for (let i = 0; i < 3; i++) await expect(get()).rejects.toThrow('vault down');
+    vaultUp = true;
+    await get(); // the server: 2 left of 3
+    expect(bucket.remaining).toBe(2);
+    await get(); // must go at once: the server has 2 left
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('a call let go without a slot gives nothing back to the window when its token fails', async () => {
+    const clock = createFakeClock(START);
+    const bucket = serveCountingBucket(2, clock);
+    let vaultUp = true;
+    const transport = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider(() => (vaultUp ? Promise.resolve('token-1') : Promise.reject(new Error('vault down')))),
+      retry: resolveRetryPolicy({ maxRetries: 0 }),
+      timeoutMs: 1_000,
+      validateResponses: true,
+      clock,
+    });
+    const get = (options?: { retry: false }) => transport.request({ method: 'GET', path: 'things', schema: Body, options });
+    await get(); // server: 1 left; limiter: remaining 1
+    // A slow call takes the last slot and is in flight (limiter: remaining 0, pending 1).
+    let open: () => void = () => {};
+    bucket.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const slow = get();
+    while (bucket.received < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    // A call that may not wait (retry: false) is let go unpaced, without a slot; its token fails.
+    vaultUp = false;
+    await expect(get({ retry: false })).rejects.toThrow('vault down');
+    vaultUp = true;
+    // The next call, with the default wait of up to 60 s, should wait for the reset: the bucket is empty.
+    bucket.gate = undefined;
+    const next = get().catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open();
+    await slow;
+    await next;
+    expect(bucket.got429).toBe(0);
+  });
+
+  it('gives back each slot a limiter grants once, and nothing for a wait that granted none (a stalled limiter, then a failed token)', async () => {
+    server.use(http.get(`${API}/things`, () => HttpResponse.json({ ok: true })));
+    const stalled = grantingLaterLimiter();
+    const transport = new Transport({
+      baseUrl: API,
+      tokens: callerTokenProvider(() => Promise.reject(new Error('vault down'))),
+      retry: resolveRetryPolicy({ maxRetries: 0, maxDelayMs: 20 }),
+      timeoutMs: 30,
+      validateResponses: true,
+      clock: createFakeClock(START),
+      rateLimiter: stalled.limiter,
+    });
+    await expect(transport.request({ method: 'GET', path: 'things', schema: Body })).rejects.toThrow('vault down');
+    expect(stalled.released).toEqual([]);
+    stalled.grant();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stalled.released).toEqual([[rateLimitKey(API), { sent: true }]]);
   });
 
   it('uses the rateLimiter it is given, with the base URL as key and the client’s maxDelayMs', async () => {

@@ -212,6 +212,14 @@ describe('client-credentials tokens', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('reads a per-call timeoutMs of null as none given (the client’s), as the client option and the auth calls do', async () => {
+    serve();
+    const management = client({ token: 'caller-token', clientId: undefined, clientSecret: undefined });
+    await expect(management.guardian.phone.getMessageTypes({ timeoutMs: null as unknown as number })).resolves.toEqual({
+      message_types: ['sms'],
+    });
+  });
+
   it('refuses a zero timeout at once with a token function that never answers (its deadline is not lost)', async () => {
     const management = client({ token: () => new Promise<string>(() => {}), clientId: undefined, clientSecret: undefined });
     await expect(management.guardian.phone.getMessageTypes({ timeoutMs: 0 })).rejects.toBeInstanceOf(RequestValidationError);
