@@ -279,22 +279,24 @@ export function waitForRateLimit(
   if (typeof waiting !== 'object' || waiting === null) return waiting !== false;
   // An abort ends the wait at once, even when the limiter does not listen to the signal (a stalled
   // store). `settled` never rejects: nothing is left unhandled.
+  // A slot the call stopped waiting for goes back once, whichever comes first: the slot, or the
+  // abort or deadline (`gaveUp`: whether the call is then sent).
   let gaveUp: RateLimiterReleaseOptions | undefined;
+  let granted = false;
   const settled = Promise.resolve(waiting).then(
     (answer) => {
       const holdsSlot = answer !== false;
-      // The limiter gave a slot after the call stopped waiting for it: that slot goes back.
-      if (gaveUp && holdsSlot) releaseRateLimitSlot(limiter, key, gaveUp);
+      if (holdsSlot && gaveUp) releaseRateLimitSlot(limiter, key, gaveUp);
+      else granted = holdsSlot;
       return holdsSlot;
     },
     () => false,
   );
   return withDeadline(settled, signal, answerWithinMs, 'the rate limiter did not answer').catch((reason: unknown) => {
-    if (signal?.aborted) {
-      gaveUp = NOT_SENT; // the caller gave up: the call is never sent
-      throw reason;
-    }
-    gaveUp = MAYBE_SENT; // the call goes unpaced (without a slot), and its answer is reported as any other
+    // Aborted: the call is never sent. Else the deadline passed: the call goes unpaced (without a slot).
+    gaveUp = signal?.aborted ? NOT_SENT : MAYBE_SENT;
+    if (granted) releaseRateLimitSlot(limiter, key, gaveUp);
+    if (signal?.aborted) throw reason;
     return false;
   });
 }

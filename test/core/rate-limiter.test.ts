@@ -290,6 +290,21 @@ describe('waitForRateLimit and reportRateLimit', () => {
     }
   });
 
+  it.each([
+    ['the signal had aborted before the wait', true],
+    ['the abort comes in the same turn as the slot', false],
+  ])('give back a slot the limiter grants at once when %s', async (_, abortedBefore) => {
+    const released: unknown[] = [];
+    const limiter: RateLimiter = { wait: async () => true, update: () => {}, release: (_key, options) => void released.push(options) };
+    const controller = new AbortController();
+    if (abortedBefore) controller.abort(new Error('gave up'));
+    const waiting = waitForRateLimit(limiter, KEY, controller.signal, WAIT, ANSWER_WITHIN_MS);
+    if (!abortedBefore) queueMicrotask(() => controller.abort(new Error('gave up')));
+    await expect(waiting).rejects.toThrow('gave up');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(released).toEqual([{ sent: false }]);
+  });
+
   it('end the wait when the signal aborts, even on a limiter that never answers nor listens (a stalled store)', async () => {
     const stalled: RateLimiter = { wait: () => new Promise<void>(() => {}), update: () => {} };
     const controller = new AbortController();
