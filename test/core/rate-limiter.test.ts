@@ -419,25 +419,35 @@ describe('Transport with the default limiter', () => {
     await expect(transport.request({ method: 'GET', path: 'things', schema: Body })).resolves.toEqual({ ok: true });
   });
 
-  it('gives the window back the slots of calls whose token failed: the next call does not wait for the reset', async () => {
-    const clock = createFakeClock(START);
-    serveBucket(10, 2);
-    let vaultUp = true;
+  /**
+   * A transport on `clock` with the default limiter whose token comes from a vault the
+   * test turns on and off (`vault.up`); it waits for the bucket up to the default
+   * `maxDelayMs`. `get(options)` calls `GET /things`.
+   */
+  function transportWithVault(clock: ReturnType<typeof createFakeClock>, up: boolean) {
+    const vault = { up };
     const transport = new Transport({
       baseUrl: API,
-      tokens: callerTokenProvider(() => (vaultUp ? Promise.resolve('token-1') : Promise.reject(new Error('vault down')))),
-      retry: resolveRetryPolicy({ maxRetries: 0 }), // waits for the bucket up to the default maxDelayMs
+      tokens: callerTokenProvider(() => (vault.up ? Promise.resolve('token-1') : Promise.reject(new Error('vault down')))),
+      retry: resolveRetryPolicy({ maxRetries: 0 }),
       timeoutMs: 1_000,
       validateResponses: true,
       clock,
     });
-    const get = () => transport.request({ method: 'GET', path: 'things', schema: Body });
+    const get = (options?: { retry: false }) => transport.request({ method: 'GET', path: 'things', schema: Body, options });
+    return { vault, get };
+  }
+
+  it('gives the window back the slots of calls whose token failed: the next call does not wait for the reset', async () => {
+    const clock = createFakeClock(START);
+    serveBucket(10, 2);
+    const { vault, get } = transportWithVault(clock, true);
     const sentBefore = requests.length;
     await get(); // the bucket: 2 calls left until the reset
-    vaultUp = false;
+    vault.up = false;
     await expect(get()).rejects.toThrow('vault down');
     await expect(get()).rejects.toThrow('vault down');
-    vaultUp = true;
+    vault.up = true;
     await get();
     expect(clock.sleeps).toEqual([]);
     expect(requests.length - sentBefore).toBe(2);
@@ -476,18 +486,9 @@ describe('Transport with the default limiter', () => {
   it('a cold client whose first token requests failed does not wait for the reset while the server has calls left', async () => {
     const clock = createFakeClock(START);
     const bucket = serveCountingBucket(3, clock);
-    let vaultUp = false;
-    const transport = new Transport({
-      baseUrl: API,
-      tokens: callerTokenProvider(() => (vaultUp ? Promise.resolve('token-1') : Promise.reject(new Error('vault down')))),
-      retry: resolveRetryPolicy({ maxRetries: 0 }),
-      timeoutMs: 1_000,
-      validateResponses: true,
-      clock,
-    });
-    const get = () => transport.request({ method: 'GET', path: 'things', schema: Body });
+    const { vault, get } = transportWithVault(clock, false);
     for (let i = 0; i < 3; i++) await expect(get()).rejects.toThrow('vault down');
-    vaultUp = true;
+    vault.up = true;
     await get(); // the server: 2 left of 3
     expect(bucket.remaining).toBe(2);
     await get(); // must go at once: the server has 2 left
@@ -497,16 +498,7 @@ describe('Transport with the default limiter', () => {
   it('a call let go without a slot gives nothing back to the window when its token fails', async () => {
     const clock = createFakeClock(START);
     const bucket = serveCountingBucket(2, clock);
-    let vaultUp = true;
-    const transport = new Transport({
-      baseUrl: API,
-      tokens: callerTokenProvider(() => (vaultUp ? Promise.resolve('token-1') : Promise.reject(new Error('vault down')))),
-      retry: resolveRetryPolicy({ maxRetries: 0 }),
-      timeoutMs: 1_000,
-      validateResponses: true,
-      clock,
-    });
-    const get = (options?: { retry: false }) => transport.request({ method: 'GET', path: 'things', schema: Body, options });
+    const { vault, get } = transportWithVault(clock, true);
     await get(); // server: 1 left; limiter: remaining 1
     // A slow call takes the last slot and is in flight (limiter: remaining 0, pending 1).
     let open: () => void = () => {};
@@ -516,9 +508,9 @@ describe('Transport with the default limiter', () => {
     const slow = get();
     while (bucket.received < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     // A call that may not wait (retry: false) is let go unpaced, without a slot; its token fails.
-    vaultUp = false;
+    vault.up = false;
     await expect(get({ retry: false })).rejects.toThrow('vault down');
-    vaultUp = true;
+    vault.up = true;
     // The next call, with the default wait of up to 60 s, should wait for the reset: the bucket is empty.
     bucket.gate = undefined;
     const next = get().catch((error: unknown) => error);
