@@ -20,26 +20,31 @@ const loadDecoder = loadOnce(() => import('jose/jwt/decode').then((module) => mo
 export function createScopeCheck(): ScopeCheck {
   let lastToken: string | undefined;
   let lastScopes: readonly string[] | undefined;
-  const check = (required: ScopeName) => {
-    if (lastScopes && !lastScopes.includes(required)) throw new InsufficientScopeError(required, lastScopes);
+  const check = (required: ScopeName, scopes: readonly string[] | undefined) => {
+    // A copy: the error's `granted` is the caller's to change, not the cache's.
+    if (scopes && !scopes.includes(required)) throw new InsufficientScopeError(required, [...scopes]);
   };
   return (token, required) => {
     if (required === undefined) return;
-    if (token === lastToken) return check(required);
+    if (token === lastToken) return check(required, lastScopes);
     return decodeScopes(token).then((scopes) => {
+      if (scopes === NOT_LOADED) return; // this call goes unchecked (the server decides); the next one tries again
       lastToken = token;
       lastScopes = scopes;
-      check(required);
+      check(required, scopes);
     });
   };
 }
 
-async function decodeScopes(token: string): Promise<readonly string[] | undefined> {
+/** What {@link decodeScopes} answers when the JWT decoder could not be loaded. */
+const NOT_LOADED = Symbol('the decoder could not be loaded');
+
+async function decodeScopes(token: string): Promise<readonly string[] | undefined | typeof NOT_LOADED> {
   let decodeJwt: (token: string) => { scope?: unknown };
   try {
     decodeJwt = await loadDecoder();
   } catch {
-    return undefined; // could not load: this call goes unchecked (the server decides), the next one tries again
+    return NOT_LOADED;
   }
   try {
     const { scope } = decodeJwt(token);

@@ -89,7 +89,21 @@ export const CustomRequestSchema = z
       message: 'a GET request cannot have a body',
       path: ['body'],
     }),
+    z.refine((request) => request.body === undefined || isJsonSerializable(request.body), {
+      message: 'body must be a value JSON can carry (JSON.stringify failed: a BigInt or a circular reference?)',
+      path: ['body'],
+    }),
   );
+
+/** Whether `JSON.stringify` can write `body` (a BigInt or a cycle makes it throw): checked before anything is sent. */
+function isJsonSerializable(body: unknown): boolean {
+  try {
+    JSON.stringify(body);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const UnknownBodySchema: Schema<unknown> = z.unknown();
 
