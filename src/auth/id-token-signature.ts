@@ -38,6 +38,24 @@ function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext): Ca
   return entry;
 }
 
+/** The cached key set of `context`'s client while it is younger than {@link KEY_SET_MAX_AGE_SEC}, else a fresh fetch. */
+function currentKeySet(context: IdTokenValidationContext): CachedKeySet {
+  const cached = cache.get(context.settings);
+  return cached !== undefined && context.now - cached.fetchedAt < KEY_SET_MAX_AGE_SEC ? cached : fetchKeySet(context);
+}
+
+/**
+ * Makes sure the tenant's key set is at hand (cached and young enough, or fetched
+ * now), so that a token verified soon after needs no fetch. Throws what the fetch
+ * throws (`AuthApiError`, `NetworkError`) or `IdTokenValidationError` for a set that
+ * is not a JSON Web Key Set.
+ */
+export async function loadKeySet(context: IdTokenValidationContext): Promise<void> {
+  await currentKeySet(context).keys.catch((error: unknown) => {
+    throw toValidationError(error);
+  });
+}
+
 /**
  * Verifies the token's signature with the tenant's keys (fetched and cached for 10
  * minutes; fetched again sooner when the token names a key the cached set lacks, at
@@ -47,8 +65,7 @@ function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext): Ca
  */
 export async function verifyIdTokenSignature(idToken: string, context: IdTokenValidationContext): Promise<void> {
   const algorithms = [context.settings.signingAlg];
-  const cached = cache.get(context.settings);
-  let entry = cached !== undefined && context.now - cached.fetchedAt < KEY_SET_MAX_AGE_SEC ? cached : fetchKeySet(context);
+  let entry = currentKeySet(context);
   try {
     await compactVerify(idToken, await entry.keys, { algorithms });
   } catch (error) {

@@ -31,6 +31,17 @@ export async function validateIdToken(
   return claims;
 }
 
+/**
+ * Loads what checking an ID token needs, before the grant that may return one is
+ * sent: with `'signature'` verification, the signature checks and the tenant's key
+ * set (see `loadKeySet`). Throws what fetching the keys throws.
+ */
+export async function prepareIdTokenChecks(context: IdTokenValidationContext): Promise<void> {
+  if (context.settings.verification !== 'signature') return;
+  const { loadKeySet } = await import('./id-token-signature.js');
+  await loadKeySet(context);
+}
+
 function decode(idToken: string): { alg: unknown; payload: JWTPayload } {
   try {
     return { alg: decodeProtectedHeader(idToken).alg, payload: decodeJwt(idToken) };

@@ -1,12 +1,13 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
-import { AuthApiError } from './errors.js';
+import { AuthApiError, ResponseValidationError } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { exchange, REDIRECT_REFUSED, readFailedResponse } from './http.js';
-import { type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
+import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
+import { checkSignal } from './signal.js';
 import { type Schema, validateResponse } from './validation.js';
 
 /** What every call to the Authentication API shares: its HTTP client, retry policy, clock, timeout and hook. */
@@ -44,9 +45,7 @@ export interface AuthApiCall<T> {
  * Each attempt's own credentials, and any token in the answer, are kept out of errors.
  */
 export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
-  // Own properties only: a polluted Object.prototype never supplies a signal, headers or timeout.
-  const options: RequestOptions = ownProperties(call.options ?? {});
-  const policy = retryPolicyFor(options, context.retry);
+  const { options, policy } = checkedCallOptions(context, call.options);
   const attempt = async (): Promise<T> => {
     const { body, headers, secrets = [] } = await call.prepare();
     const { response, body: answer } = await exchange(context.http, {
@@ -57,6 +56,7 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
       headers: checkedHeaders({ ...options.headers, ...headers }),
       timeoutMs: options.timeoutMs ?? context.timeoutMs,
       signal: options.signal,
+      secrets,
     });
     context.onResponse?.({
       method: call.method,
@@ -66,9 +66,46 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
     });
     const scrub = [...secrets, ...issuedCredentials(answer)];
     if (!response.ok) throw toAuthApiError(response, answer, scrub);
-    return validateResponse(call.schema, answer, scrub);
+    try {
+      return validateResponse(call.schema, answer, scrub);
+    } catch (error) {
+      throw typeof answer === 'string' ? withheldText(error, response, answer) : error;
+    }
   };
   return withRetry(attempt, { policy, clock: context.clock, idempotent: isIdempotent(call.method), signal: options.signal });
+}
+
+/**
+ * `error` (a `ResponseValidationError`) without the text `body` of a 2xx answer: text
+ * where JSON belongs (form-encoded tokens, or JSON nested too deep to parse) may hold
+ * issued credentials that {@link issuedCredentials} cannot find, so the error says
+ * what came instead of quoting it.
+ */
+function withheldText(error: unknown, response: Response, body: string): unknown {
+  if (!(error instanceof ResponseValidationError)) return error;
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim().slice(0, 100) || 'no content type';
+  return new ResponseValidationError(
+    error.issues,
+    `[${body.length} characters of text (${type}), withheld: a 2xx answer may hold credentials]`,
+  );
+}
+
+/**
+ * A call's options, checked as its first attempt would check them (`retry`,
+ * `headers`, `timeoutMs`, `signal`; `RequestValidationError` or `TypeError`), and its
+ * retry policy: for a call that must send something else first and nothing at all
+ * with bad options. Own properties only: a polluted `Object.prototype` never supplies one.
+ */
+export function checkedCallOptions(
+  context: AuthApiContext,
+  callOptions: RequestOptions | undefined,
+): { options: RequestOptions; policy: RetryPolicy } {
+  const options: RequestOptions = ownProperties(callOptions ?? {});
+  const policy = retryPolicyFor(options, context.retry);
+  checkedHeaders(options.headers);
+  checkCallTimeout(options.timeoutMs ?? context.timeoutMs);
+  checkSignal(options.signal);
+  return { options, policy };
 }
 
 /** Members of an answer that hold issued credentials: kept out of errors even when the answer is malformed. */

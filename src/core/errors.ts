@@ -120,7 +120,11 @@ export class ResponseValidationError extends IdPlatformError {
   override readonly name = 'ResponseValidationError' as const;
   /** Every way the body broke the schema. */
   readonly issues: readonly ValidationIssue[];
-  /** The body as received (parsed JSON, or the raw text when it was not JSON). */
+  /**
+   * The body as received (parsed JSON, or the raw text when it was not JSON), scrubbed
+   * of the call's secrets. A 2xx Authentication API answer that is text is not kept
+   * (it may hold tokens that cannot be found to scrub): `body` then says what was withheld.
+   */
   readonly body: unknown;
 
   constructor(issues: readonly ValidationIssue[], body: unknown) {

@@ -1,7 +1,7 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { VERSION } from '../version.js';
 import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, TimeoutError } from './errors.js';
-import { reportingNetworkFailures } from './network-failure.js';
+import { reportingNetworkFailures, withoutSecrets } from './network-failure.js';
 import { checkCallTimeout } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
@@ -24,6 +24,8 @@ export interface HttpRequest {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal | undefined;
+  /** The credentials this request carries (token, client secret, assertion, password): kept out of its errors. */
+  readonly secrets?: readonly string[] | undefined;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       response = await (signal ? untilAborted(sent, signal) : sent);
     } catch (error) {
       if (isKyTimeout(error) && !signal?.aborted) throw timedOut(method, path, timeoutMs);
-      throw exchangeFailure(error, signal, `${method} /${path} failed`);
+      throw exchangeFailure(error, signal, `${method} /${path} failed`, request.secrets);
     }
     read = new BodyRead(response);
     let stopOnAbort: (() => void) | undefined;
@@ -108,7 +110,7 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       return { response, body: await read.result };
     } catch (error) {
       read.stop(error); // the body is given up on: its stream is cancelled (nothing to do once read whole)
-      throw exchangeFailure(error, signal, `${method} /${path} failed while reading the response`);
+      throw exchangeFailure(error, signal, `${method} /${path} failed while reading the response`, request.secrets);
     } finally {
       if (stopOnAbort) signal?.removeEventListener('abort', stopOnAbort);
     }
@@ -132,11 +134,15 @@ function stoppingOnAbort(read: BodyRead, signal: AbortSignal): () => void {
  * The error of an exchange that failed, sending or reading: the signal's reason, the
  * SDK's own error (a timeout, a limit, a reported network failure), else a
  * `NetworkError` (whatever fetch, a custom one or the stream throws, TypeError or not).
+ * A `NetworkError` never quotes the request's `secrets` (a custom fetch's error may).
  */
-function exchangeFailure(error: unknown, signal: AbortSignal | undefined, failed: string): unknown {
+function exchangeFailure(error: unknown, signal: AbortSignal | undefined, failed: string, secrets: readonly string[] | undefined): unknown {
   if (signal?.aborted) return signal.reason;
-  if (error instanceof IdPlatformError) return error;
-  return new NetworkError(`${failed}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const failure =
+    error instanceof IdPlatformError
+      ? error
+      : new NetworkError(`${failed}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  return failure instanceof NetworkError && secrets !== undefined ? withoutSecrets(failure, secrets) : failure;
 }
 
 /** ky's own `TimeoutError` (it holds the request, so it is never passed on). */

@@ -1,5 +1,6 @@
 import { NetworkError } from './errors.js';
 import type { FetchLike } from './http.js';
+import { redact } from './redaction.js';
 import { discardBody } from './response-body.js';
 
 /**
@@ -62,4 +63,69 @@ function deepestMessage(error: Error): string {
     if (current.message) message = current.message;
   }
   return message;
+}
+
+/** The most links of a `cause` chain that {@link withoutSecrets} reads and copies. */
+const MAX_CAUSE_LINKS = 8;
+
+/**
+ * `failure` with none of `secrets` (the attempt's credentials: token, client secret,
+ * assertion, password) in its message or `cause` chain. A custom `fetch` may write
+ * the request into its error (`request failed (authorization: Bearer …)`, `body=…`);
+ * such a failure is rebuilt with its message scrubbed and, in place of its cause,
+ * plain `Error` copies of the chain (name, scrubbed message, `code`), so that no
+ * logger that walks `cause` finds the original. A failure that quotes no secret is
+ * returned as it is.
+ */
+export function withoutSecrets(failure: NetworkError, secrets: readonly string[]): NetworkError {
+  const chain = causeChain(failure.cause);
+  // A chain cut at its limit may hold more than was read: copied too.
+  const clean = !quotes(failure.message, secrets) && chain.length < MAX_CAUSE_LINKS && !chain.some((link) => mayQuote(link, secrets));
+  if (clean) return failure;
+  const cause = scrubbedChain(chain, secrets);
+  return new NetworkError(redact(failure.message, secrets), cause === undefined ? undefined : { cause });
+}
+
+/** The errors of a `cause` chain, outermost first (at most {@link MAX_CAUSE_LINKS}, no cycle). */
+function causeChain(cause: unknown): Error[] {
+  const chain: Error[] = [];
+  for (
+    let current = cause;
+    current instanceof Error && !chain.includes(current) && chain.length < MAX_CAUSE_LINKS;
+    current = current.cause
+  ) {
+    chain.push(current);
+  }
+  return chain;
+}
+
+function quotes(text: string, secrets: readonly string[]): boolean {
+  return redact(text, secrets) !== text;
+}
+
+/** Whether what a logger may print of `error` (message, stack, own enumerable members) quotes a secret. */
+function mayQuote(error: Error, secrets: readonly string[]): boolean {
+  try {
+    return quotes(`${error.message}\n${String(error.stack)}\n${JSON.stringify(error) ?? ''}`, secrets);
+  } catch {
+    return true; // a member that cannot be read or serialized: copied, whatever it held
+  }
+}
+
+/** Plain copies of `chain` (name, scrubbed message, string or number `code`), linked as causes. */
+function scrubbedChain(chain: readonly Error[], secrets: readonly string[]): Error | undefined {
+  let copy: Error | undefined;
+  for (const link of [...chain].reverse()) {
+    const scrubbed: Error & { code?: string | number } = new Error('', copy === undefined ? undefined : { cause: copy });
+    try {
+      scrubbed.message = redact(String(link.message), secrets);
+      scrubbed.name = redact(String(link.name), secrets);
+      const { code } = link as { code?: unknown };
+      if (typeof code === 'string' || typeof code === 'number') scrubbed.code = redact(code, secrets);
+    } catch {
+      scrubbed.message = '[an error whose members could not be read]';
+    }
+    copy = scrubbed;
+  }
+  return copy;
 }

@@ -47,6 +47,8 @@ export interface ApiRequest<T> {
 interface Bearer {
   readonly token: string;
   readonly header: string;
+  /** `[token]`: what the exchange keeps out of its errors. */
+  readonly secrets: readonly string[];
   http?: KyInstance;
 }
 
@@ -160,7 +162,7 @@ export class Transport {
   /** `token` and its checked `Authorization` value, kept for the last token. */
   #bearerOf(token: string): Bearer {
     if (this.#bearer?.token !== token)
-      this.#bearer = { token, header: checkedHeaders({ authorization: `Bearer ${token}` }).authorization as string };
+      this.#bearer = { token, header: checkedHeaders({ authorization: `Bearer ${token}` }).authorization as string, secrets: [token] };
     return this.#bearer;
   }
 
@@ -218,6 +220,7 @@ export class Transport {
         headers,
         timeoutMs: options?.timeoutMs ?? this.#settings.timeoutMs,
         signal: options?.signal,
+        secrets: bearer.secrets,
       });
     } catch (error) {
       throw this.#releasedSlot(error, how, holdsSlot); // not sent (scope, headers), or no answer (network, timeout, abort)

@@ -120,7 +120,7 @@ describe('a valid ID token', () => {
   it('a response without id_token has no claims and fetches no keys', async () => {
     server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })));
     const jwksFetches = serveJwks();
-    const result = await client().oauth.refreshTokenGrant({ refresh_token: 'rt' });
+    const result = await client().oauth.authorizationCodeGrant(codeGrant);
     expect(result).not.toHaveProperty('claims');
     expect(jwksFetches.count).toBe(0);
   });
@@ -148,6 +148,47 @@ describe('a valid ID token', () => {
   it('clientCredentialsGrant does not look at id_token', async () => {
     serveTokens('not-a-jwt');
     await expect(client().oauth.clientCredentialsGrant({ audience: 'https://api' })).resolves.toMatchObject({ id_token: 'not-a-jwt' });
+  });
+});
+
+describe('a refresh-token grant loads the keys before it is sent', () => {
+  it('fetches the key set first, then the grant, and checks the ID token with it', async () => {
+    serveTokens(await idToken(claims({ nonce: undefined })));
+    const jwksFetches = serveJwks();
+    const result = await client().oauth.refreshTokenGrant({ refresh_token: 'rt' });
+    expect(result.claims?.sub).toBe('user-1');
+    expect(jwksFetches.count).toBe(1);
+    expect(requests.map((request) => new URL(request.url).pathname)).toEqual(['/.well-known/jwks.json', '/oauth/token']);
+  });
+
+  it('does not send the grant (nor spend a rotating refresh token) when the keys cannot be fetched', async () => {
+    serveTokens(await idToken(claims({ nonce: undefined })));
+    server.use(http.get(`${ORIGIN}/.well-known/jwks.json`, () => HttpResponse.error()));
+    const error = await client({ retry: false })
+      .oauth.refreshTokenGrant({ refresh_token: 'rt' })
+      .catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe('NetworkError');
+    expect(requests.map((request) => new URL(request.url).pathname)).toEqual(['/.well-known/jwks.json']);
+  });
+
+  it.each([
+    ['headers', { headers: { 'x-bad': 'line\nbreak' } }],
+    ['retry', { retry: { maxRetries: -1 } }],
+    ['timeoutMs', { timeoutMs: 0 }],
+  ])('sends nothing when the call has a bad %s option', async (_name, options) => {
+    serveJwks();
+    const error = await client()
+      .oauth.refreshTokenGrant({ refresh_token: 'rt' }, options as never)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('fetches no keys with idTokenVerification: "claims"', async () => {
+    serveTokens(await idToken(claims({ nonce: undefined })));
+    const jwksFetches = serveJwks();
+    await client({ idTokenVerification: 'claims' }).oauth.refreshTokenGrant({ refresh_token: 'rt' });
+    expect(jwksFetches.count).toBe(0);
   });
 });
 

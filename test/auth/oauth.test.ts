@@ -30,6 +30,8 @@ const client = (options: object = {}) => {
     clientId: 'app',
     clientSecret: 'shh',
     clock: createFakeClock(Date.UTC(2026, 0, 1)),
+    // No key set to load before a refresh grant: that has its own tests too (id-token.test.ts).
+    idTokenVerification: 'claims',
     ...options,
   });
 };

@@ -68,3 +68,36 @@ describe('NetworkError from a failing fetch', () => {
     expect(error.message).toBe('GET tenant.example.com /api/v2/organizations/org_1/invitations failed: Failed to fetch (CORS)');
   });
 });
+
+describe('withoutSecrets', () => {
+  const SECRET = 'a-secret-token';
+
+  /** The errors of a cause chain (cycles cut). */
+  const chainOf = (error: Error): unknown[] => {
+    const links: unknown[] = [];
+    for (let current: unknown = error.cause; current instanceof Error && !links.includes(current); current = current.cause)
+      links.push(current);
+    return links;
+  };
+
+  it('copies a chain whose members cannot be serialized, or that runs in a cycle, without the secret', async () => {
+    const unserializable = Object.assign(new Error('reset'), { size: 1n, detail: SECRET });
+    const cyclic = new Error(`loop (${SECRET})`);
+    cyclic.cause = new Error('back', { cause: cyclic });
+    for (const cause of [unserializable, cyclic]) {
+      const error = await networkError(cause);
+      expect(JSON.stringify(error)).not.toContain(SECRET);
+      expect(chainOf(error)).not.toContain(cause);
+      expect(chainOf(error).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('copies a chain too long to read whole, up to its limit', async () => {
+    let cause: Error = systemError(`deep (${SECRET})`, 'EDEEP');
+    for (let link = 0; link < 20; link++) cause = new Error(`link ${link}`, { cause });
+    const error = await networkError(cause);
+    expect(JSON.stringify(error)).not.toContain(SECRET);
+    expect(chainOf(error)).not.toContain(cause);
+    expect(chainOf(error)).toHaveLength(8);
+  });
+});

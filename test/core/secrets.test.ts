@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { AuthenticationClient } from '../../src/auth/client.js';
 import { IdPlatformError } from '../../src/core/errors.js';
 import { ManagementClient } from '../../src/management/client.js';
 import type { ManagementClientOptions } from '../../src/management/options.js';
@@ -249,5 +250,99 @@ describe('client assertions never leak', () => {
       expectFreeOf(error, [...assertions, pem]);
     }
     expectFreeOf(client, [...assertions, pem]);
+  });
+});
+
+/** A custom fetch (an mTLS agent, a proxy, instrumentation) whose failure quotes the request, as some HTTP clients do. */
+function quotingFetch(quote: (request: Request) => Promise<string>) {
+  return async (request: Request): Promise<Response> => {
+    const detail = await quote(request);
+    const inner = Object.assign(new Error(`socket closed after ${detail}`), { code: 'ECONNRESET', request: detail });
+    throw new TypeError(`request failed: ${detail}`, { cause: inner });
+  };
+}
+
+describe('a custom fetch whose failure quotes the request', () => {
+  it('keeps the bearer token out of the NetworkError and its causes, and keeps the root cause code', async () => {
+    const token = 'opaque-bearer-token-abcdef';
+    const fetch = quotingFetch(async (request) => `authorization: ${request.headers.get('authorization')}`);
+    const management = new ManagementClient({ baseUrl: API, token, retry: false, fetch });
+    const error = await failureOf(() => management.organizations.invitations.list('org_1'));
+    expect(error.name).toBe('NetworkError');
+    expectFreeOf(error, [token]);
+    expect(error.message).toContain('ECONNRESET');
+    expect(error.message).toContain('[REDACTED]');
+    const cause = error.cause as Error;
+    expectFreeOf(cause, [token]);
+    expect(cause.name).toBe('TypeError');
+    expect((cause.cause as { code?: unknown }).code).toBe('ECONNRESET');
+  });
+
+  it('keeps the client secret out of a TokenRequestError', async () => {
+    const fetch = quotingFetch(async (request) => `body=${await request.text()}`);
+    const error = await failureOf(() => secretClient({ fetch }).organizations.invitations.list('org_1'));
+    expect(error.name).toBe('TokenRequestError');
+    expectFreeOf(error, [CLIENT_SECRET]);
+  });
+
+  it("keeps an end user's password out of a password grant's NetworkError", async () => {
+    const password = 'hunter2-correct-horse';
+    const fetch = quotingFetch(async (request) => `body=${await request.text()}`);
+    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: 'client-1', retry: false, fetch });
+    const error = await failureOf(() => auth.oauth.passwordGrant({ username: 'user@example.com', password }));
+    expect(error.name).toBe('NetworkError');
+    expectFreeOf(error, [password]);
+  });
+
+  it('keeps a failure that quotes no secret as it is, cause included', async () => {
+    const inner = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    const fetch = async (): Promise<Response> => {
+      throw inner;
+    };
+    const error = await failureOf(() =>
+      new ManagementClient({ baseUrl: API, token: 'opaque-bearer-token-abcdef', retry: false, fetch }).organizations.invitations.list(
+        'org_1',
+      ),
+    );
+    expect(error.name).toBe('NetworkError');
+    expect(error.cause).toBe(inner);
+  });
+});
+
+describe('a 2xx Authentication API answer that is text', () => {
+  const ACCESS = 'issued-access-token-xyz123';
+  const REFRESH = 'issued-refresh-token-xyz123';
+  /** A token endpoint (or a proxy in front of it) answering 200 with form-encoded tokens, where RFC 6749 says JSON. */
+  const formEncodedTokens = () =>
+    http.post(
+      `${ORIGIN}/oauth/token`,
+      () =>
+        new HttpResponse(`access_token=${ACCESS}&refresh_token=${REFRESH}&token_type=bearer&expires_in=3600`, {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+    );
+
+  it('is not kept on the ResponseValidationError, which says what came instead', async () => {
+    server.use(formEncodedTokens());
+    const auth = new AuthenticationClient({
+      domain: DOMAIN,
+      clientId: 'client-1',
+      clientSecret: CLIENT_SECRET,
+      retry: false,
+      idTokenVerification: 'claims',
+    });
+    const error = await failureOf(() => auth.oauth.refreshTokenGrant({ refresh_token: 'old-refresh-token' }));
+    expect(error.name).toBe('ResponseValidationError');
+    expectFreeOf(error, [ACCESS, REFRESH, CLIENT_SECRET]);
+    expect((error as IdPlatformError & { body: unknown }).body).toMatch(
+      /^\[\d+ characters of text \(application\/x-www-form-urlencoded\), withheld/,
+    );
+  });
+
+  it('is not kept on the TokenRequestError of a ManagementClient', async () => {
+    server.use(formEncodedTokens());
+    const error = await failureOf(() => secretClient().organizations.invitations.list('org_1'));
+    expect(error.name).toBe('TokenRequestError');
+    expectFreeOf(error, [ACCESS, CLIENT_SECRET]);
   });
 });
