@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { managementError } from './responses.js';
 
 /** Where `emulator.listen()` serves. */
 export interface ListenOptions {
@@ -66,12 +67,24 @@ export async function serve(handle: (request: Request) => Promise<Response>, opt
   };
 }
 
+/**
+ * The one method node:http hands over that a fetch `Request` cannot carry (its
+ * parser refuses `TRACK` with 400 and routes `CONNECT` elsewhere): answered 405 here,
+ * as the handler answers a method a path does not serve.
+ */
+const UNREPRESENTABLE_METHOD = 'TRACE';
+
 async function respond(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   handle: (request: Request) => Promise<Response>,
   fallbackHost: string,
 ): Promise<void> {
+  const method = incoming.method ?? 'GET';
+  if (method === UNREPRESENTABLE_METHOD) {
+    await writeResponse(managementError(405, `${method} is not allowed here`, 'method_not_allowed'), outgoing, false);
+    return;
+  }
   const aborter = new AbortController();
   outgoing.once('close', () => {
     if (!outgoing.writableFinished) aborter.abort(new Error('The client closed the connection'));

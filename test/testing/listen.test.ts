@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenantEmulator, type EmulatorServer, SEED_IDS } from '../../src/testing/index.js';
@@ -72,6 +73,23 @@ describe('emulator.listen() (a real socket on 127.0.0.1)', () => {
     expect(await response.json()).toMatchObject({ errorCode: 'inexistent_organization' });
     const unauthorized = await fetch(`${server.url}/api/v2/organizations/org_small/invitations`);
     expect(unauthorized.status).toBe(401);
+  });
+
+  it('answers TRACE, which a fetch Request cannot carry, with 405 and the platform body', async () => {
+    const { status, body } = await new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/api/v2/roles`, { method: 'TRACE' }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode, body: text }));
+      });
+      request.on('error', reject);
+      request.end();
+    });
+    expect(status).toBe(405);
+    expect(JSON.parse(body)).toMatchObject({ statusCode: 405, error: 'Method Not Allowed', errorCode: 'method_not_allowed' });
   });
 
   it('survives a client that gives up during a slow fault', async () => {
