@@ -60,12 +60,51 @@ const bundled = {
 
 export default defineConfig([
   // For bundlers and every runtime but Node: ES modules with the dependencies external.
-  { ...common, format: ['esm'], clean: true, treeshake: true },
+  {
+    ...common,
+    format: ['esm'],
+    clean: true,
+    treeshake: true,
+    onSuccess: () => rewriteBuilt((file) => file.endsWith('.js') && !file.startsWith('node/'), oneSourceMapComment),
+  },
   // For Node (`node` condition of `import`).
-  { ...bundled, format: ['esm'], outDir: 'dist/node' },
+  {
+    ...bundled,
+    format: ['esm'],
+    outDir: 'dist/node',
+    onSuccess: () => rewriteBuilt((file) => file.startsWith('node/') && file.endsWith('.js'), oneSourceMapComment),
+  },
   // For `require`.
-  { ...bundled, format: ['cjs'], dts: true, onSuccess: requireLazyChunks },
+  {
+    ...bundled,
+    format: ['cjs'],
+    dts: true,
+    onSuccess: () =>
+      rewriteBuilt(
+        (file) => file.endsWith('.cjs'),
+        (code) => requireLazyChunks(oneSourceMapComment(code)),
+      ),
+  },
 ]);
+
+/** Rewrites the files of dist/ that `select` picks (paths relative to dist/) with `rewrite`. */
+async function rewriteBuilt(select: (file: string) => boolean, rewrite: (code: string) => string): Promise<void> {
+  const files = (await readdir('dist', { recursive: true })).filter(select);
+  for (const file of files) {
+    const path = join('dist', file);
+    const code = await readFile(path, 'utf8');
+    const rewritten = rewrite(code);
+    if (rewritten !== code) await writeFile(path, rewritten);
+  }
+}
+
+/**
+ * `code` with its `sourceMappingURL` comment once: tsup's extra tree-shaking pass
+ * (`treeshake`, through Rollup) appends a second copy of the comment esbuild wrote.
+ */
+function oneSourceMapComment(code: string): string {
+  return code.replace(/(\n\/\/# sourceMappingURL=[^\n]*)(?:\n\/\/# sourceMappingURL=[^\n]*)+(\n?)$/, '$1$2');
+}
 
 /**
  * The CommonJS chunks keep the lazy `import('./chunk.cjs')` of private_key_jwt and
@@ -73,15 +112,6 @@ export default defineConfig([
  * run `import()`. Both sides are our own CommonJS chunks, so a deferred `require`
  * loads the same module at the same moment.
  */
-async function requireLazyChunks(): Promise<void> {
-  const files = (await readdir('dist', { recursive: true })).filter((file) => file.endsWith('.cjs'));
-  for (const file of files) {
-    const path = join('dist', file);
-    const code = await readFile(path, 'utf8');
-    const rewritten = code.replace(
-      /\bimport\((['"])(\.{1,2}\/[^'"]+\.cjs|#compile-schema)\1\)/g,
-      'Promise.resolve().then(() => require($1$2$1))',
-    );
-    if (rewritten !== code) await writeFile(path, rewritten);
-  }
+function requireLazyChunks(code: string): string {
+  return code.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+\.cjs|#compile-schema)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
 }

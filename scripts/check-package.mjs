@@ -8,7 +8,8 @@
 //    test there (no `--experimental-vm-modules`) that `require`s every subpath, checks a
 //    known export of each, and runs the paths that load code lazily (private_key_jwt,
 //    the emulator's loopback server) against the emulator on 127.0.0.1.
-// Also: every value each entry's declarations export exists in each of its builds (a
+// Also: every built file has one sourceMappingURL comment (tsup's extra tree-shaking
+// pass used to append a second), and every value each entry's declarations export exists in each of its builds (a
 // class exported as a type only must not be declared as a value: `import { X }` would
 // type-check and fail at run time).
 import { execFileSync } from 'node:child_process';
@@ -80,6 +81,15 @@ for (const file of loadedByNode) {
 }
 if (problems.length > 0) throw new Error(problems.join('\n'));
 console.log(`ok (${loadedByNode.length} files)`);
+
+console.log('── Every built file names its source map once, on its last line');
+for (const file of readdirSync(join(ROOT, 'dist'), { recursive: true }).filter((name) => /\.(c?js)$/.test(name))) {
+  const code = readFileSync(join(ROOT, 'dist', file), 'utf8');
+  const comments = code.match(/^\/\/# sourceMappingURL=.*$/gm) ?? [];
+  if (comments.length !== 1 || !code.trimEnd().endsWith(comments[0])) problems.push(`dist/${file} has ${comments.length} sourceMappingURL comments`);
+}
+if (problems.length > 0) throw new Error(problems.join('\n'));
+console.log('ok');
 
 console.log('── Declarations against the builds: every value a .d.ts or .d.cts exports exists at run time');
 for (const subpath of subpaths) {
