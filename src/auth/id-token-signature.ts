@@ -4,6 +4,7 @@
  * `idTokenVerification` is `'signature'`, so that browser bundles stay small.
  */
 import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
+import { withDeadline } from '../core/deadline.js';
 import { IdTokenValidationError } from '../core/errors.js';
 import type { IdTokenSettings, IdTokenValidationContext } from './id-token.js';
 
@@ -38,20 +39,32 @@ function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext): Ca
   return entry;
 }
 
-/** The cached key set of `context`'s client while it is younger than {@link KEY_SET_MAX_AGE_SEC}, else a fresh fetch. */
+/**
+ * The cached key set of `context`'s client while it is younger than
+ * {@link KEY_SET_MAX_AGE_SEC} (at `keySetAgeAt`, else now), else a fresh fetch.
+ */
 function currentKeySet(context: IdTokenValidationContext): CachedKeySet {
   const cached = cache.get(context.settings);
-  return cached !== undefined && context.now - cached.fetchedAt < KEY_SET_MAX_AGE_SEC ? cached : fetchKeySet(context);
+  const at = context.keySetAgeAt ?? context.now;
+  return cached !== undefined && at - cached.fetchedAt < KEY_SET_MAX_AGE_SEC ? cached : fetchKeySet(context);
+}
+
+/**
+ * The keys of `entry`, waited for with the call's own signal and `timeoutMs`: a call
+ * that gives up leaves the fetch, which other calls may share, going on.
+ */
+function keysOf(entry: CachedKeySet, { signal, timeoutMs }: IdTokenValidationContext): Promise<KeySet> {
+  return withDeadline(entry.keys, signal, timeoutMs, `GET /.well-known/jwks.json timed out after ${timeoutMs} ms`);
 }
 
 /**
  * Makes sure the tenant's key set is at hand (cached and young enough, or fetched
  * now), so that a token verified soon after needs no fetch. Throws what the fetch
- * throws (`AuthApiError`, `NetworkError`) or `IdTokenValidationError` for a set that
- * is not a JSON Web Key Set.
+ * throws (`AuthApiError`, `NetworkError`, `TimeoutError`) or `IdTokenValidationError`
+ * for a set that is not a JSON Web Key Set.
  */
 export async function loadKeySet(context: IdTokenValidationContext): Promise<void> {
-  await currentKeySet(context).keys.catch((error: unknown) => {
+  await keysOf(currentKeySet(context), context).catch((error: unknown) => {
     throw toValidationError(error);
   });
 }
@@ -67,12 +80,12 @@ export async function verifyIdTokenSignature(idToken: string, context: IdTokenVa
   const algorithms = [context.settings.signingAlg];
   let entry = currentKeySet(context);
   try {
-    await compactVerify(idToken, await entry.keys, { algorithms });
+    await compactVerify(idToken, await keysOf(entry, context), { algorithms });
   } catch (error) {
     const stale = context.now - entry.fetchedAt >= REFETCH_COOLDOWN_SEC;
     if (!(error instanceof errors.JWKSNoMatchingKey) || !stale) throw toValidationError(error);
     entry = fetchKeySet(context);
-    await compactVerify(idToken, await entry.keys, { algorithms }).catch((retried: unknown) => {
+    await compactVerify(idToken, await keysOf(entry, context), { algorithms }).catch((retried: unknown) => {
       throw toValidationError(retried);
     });
   }

@@ -73,8 +73,20 @@ export interface IdTokenValidationContext {
   readonly settings: IdTokenSettings;
   /** Now, in seconds since the epoch. */
   readonly now: number;
-  /** Fetches the tenant's `/.well-known/jwks.json` (not cached: the caller caches). */
+  /**
+   * When the cached key set's age is judged (seconds since the epoch): the moment a
+   * grant loaded it, before it was sent, so that the token it returns is checked with
+   * that set even when the set turned 10 minutes old meanwhile. `now` when absent.
+   */
+  readonly keySetAgeAt?: number | undefined;
+  /**
+   * Fetches the tenant's `/.well-known/jwks.json` with the client's own timeout and no
+   * caller's signal: one fetch serves every call waiting for it (not cached: the caller caches).
+   */
   readonly fetchJwks: () => Promise<unknown>;
+  /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on for others). */
+  readonly signal?: AbortSignal | undefined;
+  readonly timeoutMs?: number | undefined;
 }
 
 /** The ID token options as `AuthenticationClientOptions` holds them. */

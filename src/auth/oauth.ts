@@ -5,7 +5,13 @@ import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
 import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js';
-import { type IdTokenExpectations, prepareIdTokenChecks, type TokenResponseWithClaims, withIdTokenClaims } from './id-token-claims.js';
+import {
+  type IdTokenExpectations,
+  type PreparedKeySet,
+  prepareIdTokenChecks,
+  type TokenResponseWithClaims,
+  withIdTokenClaims,
+} from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
 
 const required = (name: string) => z.string(`${name} is required`).check(z.minLength(1, `${name} is required`));
@@ -127,8 +133,9 @@ export class OAuthGrants implements OAuth {
   async refreshTokenGrant(params: RefreshTokenGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims> {
     const { organization, ...grant } = validateParams(RefreshTokenGrantSchema, params);
     // The keys first: a refresh token that rotation replaces is not spent on tokens that could not be checked.
-    await prepareIdTokenChecks(this.#settings, options);
-    return this.#tokenWithClaims({ grant_type: 'refresh_token', ...grant }, options, { organization });
+    // A scope without `openid` asks for no ID token: no keys needed.
+    const prepared = grant.scope?.split(' ').includes('openid') === false ? undefined : await prepareIdTokenChecks(this.#settings, options);
+    return this.#tokenWithClaims({ grant_type: 'refresh_token', ...grant }, options, { organization }, prepared);
   }
 
   async passwordGrant(params: PasswordGrantParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims> {
@@ -153,8 +160,9 @@ export class OAuthGrants implements OAuth {
     grant: Record<string, string | undefined>,
     options?: RequestOptions,
     expected?: IdTokenExpectations,
+    prepared?: PreparedKeySet,
   ): Promise<TokenResponseWithClaims> {
-    return withIdTokenClaims(this.#settings, await this.#token(grant, options), expected, options);
+    return withIdTokenClaims(this.#settings, await this.#token(grant, options), expected, options, prepared);
   }
 
   #requireConfidential(call: string): void {

@@ -108,14 +108,30 @@ export function checkedCallOptions(
   return { options, policy };
 }
 
-/** Members of an answer that hold issued credentials: kept out of errors even when the answer is malformed. */
-const CREDENTIAL_MEMBERS = ['access_token', 'refresh_token', 'id_token'];
+/** Names of members that hold issued credentials (`access_token`, `refresh_token`, `id_token`, a proxy's `token`). */
+const CREDENTIAL_MEMBER = /token/i;
 
-/** The tokens an answer carries, so that a body which fails its schema is not thrown with them. */
+/** How many objects and arrays of an answer {@link issuedCredentials} looks into at most. */
+const MAX_SEARCHED = 10_000;
+
+/**
+ * The tokens an answer carries, so that a body which fails its schema is not thrown
+ * with them: the string values of members named like a token, at any depth (a
+ * proxy may wrap the answer: `{ data: { access_token } }`).
+ */
 function issuedCredentials(body: unknown): string[] {
-  if (typeof body !== 'object' || body === null) return [];
-  const values = CREDENTIAL_MEMBERS.map((name) => (body as Record<string, unknown>)[name]);
-  return values.filter((value): value is string => typeof value === 'string');
+  const found: string[] = [];
+  const pending: unknown[] = [body];
+  for (let searched = 0; pending.length > 0 && searched < MAX_SEARCHED; searched++) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [name, member] of Object.entries(value)) {
+      if (typeof member === 'string') {
+        if (CREDENTIAL_MEMBER.test(name)) found.push(member);
+      } else if (typeof member === 'object' && member !== null) pending.push(member);
+    }
+  }
+  return found;
 }
 
 /**

@@ -1,7 +1,7 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { VERSION } from '../version.js';
 import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, TimeoutError } from './errors.js';
-import { reportingNetworkFailures, withoutSecrets } from './network-failure.js';
+import { networkFailure, reportingNetworkFailures, withoutSecrets } from './network-failure.js';
 import { checkCallTimeout } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
@@ -138,11 +138,17 @@ function stoppingOnAbort(read: BodyRead, signal: AbortSignal): () => void {
  */
 function exchangeFailure(error: unknown, signal: AbortSignal | undefined, failed: string, secrets: readonly string[] | undefined): unknown {
   if (signal?.aborted) return signal.reason;
-  const failure =
-    error instanceof IdPlatformError
-      ? error
-      : new NetworkError(`${failed}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  const failure = error instanceof IdPlatformError ? error : networkFailure(`${failed}: ${messageOf(error)}`, error);
   return failure instanceof NetworkError && secrets !== undefined ? withoutSecrets(failure, secrets) : failure;
+}
+
+/** What `error` says: its message, or the value as text (`String` may throw for an odd value). */
+function messageOf(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'an error that cannot be shown as text';
+  }
 }
 
 /** ky's own `TimeoutError` (it holds the request, so it is never passed on). */

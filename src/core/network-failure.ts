@@ -34,7 +34,7 @@ export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLik
   return (input, init) => {
     const failed = (error: unknown): never => {
       if (!(error instanceof TypeError)) throw error;
-      throw new NetworkError(describeFailure(input, error), { cause: error });
+      throw networkFailure(describeFailure(input, error), error);
     };
     try {
       return Promise.resolve((fetch ?? globalThis.fetch)(input, init)).then((response) => {
@@ -65,67 +65,117 @@ function deepestMessage(error: Error): string {
   return message;
 }
 
+/** The full text of each {@link networkFailure}'s message, before the error bounded it. */
+const fullMessages = new WeakMap<NetworkError, string>();
+
+/**
+ * A `NetworkError` saying `message`, with `cause`. {@link withoutSecrets} scrubs the
+ * full `message`, not the one the error keeps (cut at 2,000 characters, which could
+ * cut a quoted secret in two, leaving a part that no longer matches it).
+ */
+export function networkFailure(message: string, cause: unknown): NetworkError {
+  const failure = new NetworkError(message, { cause });
+  fullMessages.set(failure, message);
+  return failure;
+}
+
 /** The most links of a `cause` chain that {@link withoutSecrets} reads and copies. */
 const MAX_CAUSE_LINKS = 8;
 
 /**
+ * The members of a runtime's own network errors (undici's, Node's system errors):
+ * an error with other members may carry anything (a `Request`, its `Headers`, a
+ * list of errors) and is never passed on as it is.
+ */
+const PLAIN_ERROR_MEMBERS = new Set(['stack', 'message', 'cause', 'name', 'code', 'errno', 'syscall', 'address', 'port', 'hostname']);
+
+/**
  * `failure` with none of `secrets` (the attempt's credentials: token, client secret,
  * assertion, password) in its message or `cause` chain. A custom `fetch` may write
- * the request into its error (`request failed (authorization: Bearer …)`, `body=…`);
- * such a failure is rebuilt with its message scrubbed and, in place of its cause,
- * plain `Error` copies of the chain (name, scrubbed message, `code`), so that no
- * logger that walks `cause` finds the original. A failure that quotes no secret is
- * returned as it is.
+ * the request into its error (`request failed (authorization: Bearer …)`, `body=…`)
+ * or attach it (`error.request`, `error.headers`). The original chain is kept only
+ * when each of its links is a plain error of this realm (no members but a message,
+ * a stack, a cause and a system error's `code`, `errno`, `syscall`, `address`,
+ * `port`, `hostname`), quoting no secret, and it ends within 8 links; otherwise the
+ * failure is rebuilt with its message scrubbed and, as its cause, plain `Error`
+ * copies of the chain (name, scrubbed message, those system members).
  */
 export function withoutSecrets(failure: NetworkError, secrets: readonly string[]): NetworkError {
-  const chain = causeChain(failure.cause);
-  // A chain cut at its limit may hold more than was read: copied too.
-  const clean = !quotes(failure.message, secrets) && chain.length < MAX_CAUSE_LINKS && !chain.some((link) => mayQuote(link, secrets));
-  if (clean) return failure;
-  const cause = scrubbedChain(chain, secrets);
-  return new NetworkError(redact(failure.message, secrets), cause === undefined ? undefined : { cause });
-}
-
-/** The errors of a `cause` chain, outermost first (at most {@link MAX_CAUSE_LINKS}, no cycle). */
-function causeChain(cause: unknown): Error[] {
-  const chain: Error[] = [];
-  for (
-    let current = cause;
-    current instanceof Error && !chain.includes(current) && chain.length < MAX_CAUSE_LINKS;
-    current = current.cause
-  ) {
-    chain.push(current);
-  }
-  return chain;
+  const message = fullMessages.get(failure) ?? failure.message;
+  if (!quotes(message, secrets) && isPlainChain(failure.cause, secrets)) return failure;
+  const cause = scrubbedChain(failure.cause, secrets);
+  return networkFailure(redact(message, secrets), cause);
 }
 
 function quotes(text: string, secrets: readonly string[]): boolean {
   return redact(text, secrets) !== text;
 }
 
-/** Whether what a logger may print of `error` (message, stack, own enumerable members) quotes a secret. */
-function mayQuote(error: Error, secrets: readonly string[]): boolean {
+/** Whether every link of the chain from `cause` is a plain error of this realm quoting no secret (see {@link withoutSecrets}). */
+function isPlainChain(cause: unknown, secrets: readonly string[]): boolean {
   try {
-    return quotes(`${error.message}\n${String(error.stack)}\n${JSON.stringify(error) ?? ''}`, secrets);
+    const seen = new Set<unknown>();
+    for (let link = cause; link !== undefined; link = (link as Error).cause) {
+      if (seen.size >= MAX_CAUSE_LINKS || seen.has(link) || !isPlainError(link)) return false;
+      seen.add(link);
+      if (quotes(`${link.message}\n${String(link.stack)}`, secrets)) return false;
+    }
+    return true;
   } catch {
-    return true; // a member that cannot be read or serialized: copied, whatever it held
+    return false; // a member that could not be read: copied, whatever it held
   }
 }
 
-/** Plain copies of `chain` (name, scrubbed message, string or number `code`), linked as causes. */
-function scrubbedChain(chain: readonly Error[], secrets: readonly string[]): Error | undefined {
+function isPlainError(link: unknown): link is Error {
+  if (!(link instanceof Error) || link instanceof AggregateError) return false;
+  return Reflect.ownKeys(link).every((key) => {
+    if (typeof key !== 'string' || !PLAIN_ERROR_MEMBERS.has(key)) return false;
+    const value: unknown = Reflect.get(link, key);
+    return key === 'cause' || value === null || typeof value !== 'object';
+  });
+}
+
+/**
+ * Plain `Error` copies of the chain from `cause` (at most {@link MAX_CAUSE_LINKS}
+ * links): for each, its name and message and a system error's members (primitive
+ * values), scrubbed of `secrets`; a link that is not an error becomes an `Error`
+ * saying so.
+ */
+function scrubbedChain(cause: unknown, secrets: readonly string[]): Error | undefined {
+  const links: unknown[] = [];
+  for (let link = cause; link !== undefined && links.length < MAX_CAUSE_LINKS && !links.includes(link); link = causeOf(link)) {
+    links.push(link);
+  }
   let copy: Error | undefined;
-  for (const link of [...chain].reverse()) {
-    const scrubbed: Error & { code?: string | number } = new Error('', copy === undefined ? undefined : { cause: copy });
-    try {
-      scrubbed.message = redact(String(link.message), secrets);
-      scrubbed.name = redact(String(link.name), secrets);
-      const { code } = link as { code?: unknown };
-      if (typeof code === 'string' || typeof code === 'number') scrubbed.code = redact(code, secrets);
-    } catch {
-      scrubbed.message = '[an error whose members could not be read]';
+  for (const link of links.reverse()) copy = scrubbedCopy(link, secrets, copy);
+  return copy;
+}
+
+function causeOf(link: unknown): unknown {
+  try {
+    return typeof link === 'object' && link !== null ? (link as { cause?: unknown }).cause : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function scrubbedCopy(link: unknown, secrets: readonly string[], cause: Error | undefined): Error {
+  const copy = new Error('', cause === undefined ? undefined : { cause });
+  try {
+    const { name, message } = link as { name?: unknown; message?: unknown };
+    if (typeof message !== 'string') {
+      copy.message = `a ${link === null ? 'null' : typeof link} that is not an error`;
+      return copy;
     }
-    copy = scrubbed;
+    copy.message = redact(message, secrets);
+    if (typeof name === 'string') copy.name = redact(name, secrets);
+    for (const key of PLAIN_ERROR_MEMBERS) {
+      if (key === 'stack' || key === 'message' || key === 'cause' || key === 'name') continue;
+      const value: unknown = (link as Record<string, unknown>)[key];
+      if (typeof value === 'string' || typeof value === 'number') Object.assign(copy, { [key]: redact(value, secrets) });
+    }
+  } catch {
+    copy.message = '[an error whose members could not be read]';
   }
   return copy;
 }

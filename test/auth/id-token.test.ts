@@ -184,6 +184,35 @@ describe('a refresh-token grant loads the keys before it is sent', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('checks the token with the set it loaded, even when that set turned 10 minutes old during the grant', async () => {
+    const token = await idToken(claims({ nonce: undefined }));
+    const fakeClock = clock();
+    let jwksFetches = 0;
+    server.use(
+      http.get(`${ORIGIN}/.well-known/jwks.json`, () => {
+        jwksFetches += 1;
+        return jwksFetches === 1 ? HttpResponse.json(jwks) : new HttpResponse('down', { status: 503 });
+      }),
+      http.post(`${ORIGIN}/oauth/token`, () => {
+        fakeClock.advance(2_000); // a grant that takes 2 s
+        return HttpResponse.json({ access_token: 'at', token_type: 'Bearer', expires_in: 60, id_token: token });
+      }),
+    );
+    const auth = client({ clock: fakeClock, retry: false });
+    await auth.oauth.refreshTokenGrant({ refresh_token: 'rt-1' }); // loads the set at NOW
+    fakeClock.advance(597_000); // the set is 599 s old: young enough before the grant, 601 s after it
+    const result = await auth.oauth.refreshTokenGrant({ refresh_token: 'rt-2' });
+    expect(result.claims?.sub).toBe('user-1');
+    expect(jwksFetches).toBe(1);
+  });
+
+  it('fetches no keys when the grant asks for a scope without openid', async () => {
+    server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })));
+    const jwksFetches = serveJwks();
+    await client().oauth.refreshTokenGrant({ refresh_token: 'rt', scope: 'read:things offline_access' });
+    expect(jwksFetches.count).toBe(0);
+  });
+
   it('fetches no keys with idTokenVerification: "claims"', async () => {
     serveTokens(await idToken(claims({ nonce: undefined })));
     const jwksFetches = serveJwks();
@@ -413,13 +442,14 @@ describe('signature and algorithm', () => {
     expect(jwksFetches.count).toBe(1);
   });
 
-  it('the key set is fetched with the call’s timeoutMs and signal', async () => {
+  it('a call waits for the key set as long as its timeoutMs and signal allow', async () => {
     serveTokens(await idToken(claims()));
     server.use(http.get(`${ORIGIN}/.well-known/jwks.json`, () => delay('infinite')));
-    const auth = client({ retry: false });
-    await expect(auth.oauth.authorizationCodeGrant(codeGrant, { timeoutMs: 50 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(client({ retry: false }).oauth.authorizationCodeGrant(codeGrant, { timeoutMs: 50 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
     const controller = new AbortController();
-    const pending = auth.oauth.authorizationCodeGrant(codeGrant, { signal: controller.signal });
+    const pending = client({ retry: false }).oauth.authorizationCodeGrant(codeGrant, { signal: controller.signal });
     const abortAtJwks = ({ request }: { request: Request }) => {
       if (request.url.endsWith('/.well-known/jwks.json')) controller.abort(new Error('caller gave up'));
     };
@@ -429,6 +459,32 @@ describe('signature and algorithm', () => {
     } finally {
       server.events.removeListener('request:start', abortAtJwks);
     }
+  });
+
+  it("one call's abort or short timeoutMs does not fail another call waiting for the same key fetch", async () => {
+    serveTokens(await idToken(claims({ nonce: undefined })));
+    let started!: () => void;
+    const jwksStarted = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    server.use(
+      http.get(`${ORIGIN}/.well-known/jwks.json`, async () => {
+        started();
+        await delay(150);
+        return HttpResponse.json(jwks);
+      }),
+    );
+    const auth = client();
+    const controller = new AbortController();
+    const aborted = auth.oauth.refreshTokenGrant({ refresh_token: 'a' }, { signal: controller.signal }).catch((error: unknown) => error);
+    const timedOut = auth.oauth.refreshTokenGrant({ refresh_token: 'b' }, { timeoutMs: 30 }).catch((error: unknown) => error);
+    const patient = auth.oauth.refreshTokenGrant({ refresh_token: 'c' });
+    await jwksStarted;
+    controller.abort(new Error('user A navigated away'));
+    expect(await aborted).toMatchObject({ message: 'user A navigated away' });
+    expect(await timedOut).toMatchObject({ name: 'TimeoutError' });
+    expect((await patient).claims?.sub).toBe('user-1');
+    expect(requests.filter((request) => request.url.endsWith('/.well-known/jwks.json'))).toHaveLength(1);
   });
 
   it('a malformed JWKS fails as signature', async () => {

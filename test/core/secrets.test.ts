@@ -1,4 +1,5 @@
 import { inspect } from 'node:util';
+import { runInNewContext } from 'node:vm';
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -294,6 +295,58 @@ describe('a custom fetch whose failure quotes the request', () => {
     expectFreeOf(error, [password]);
   });
 
+  /** Every link of a cause chain (an error or not), as a logger that walks `cause` prints it. */
+  const causeChainRendered = (error: unknown): string => {
+    const parts: string[] = [];
+    for (let link = (error as { cause?: unknown }).cause; link != null && parts.length < 20; link = (link as { cause?: unknown }).cause) {
+      parts.push(inspect(link, { depth: 10 }));
+    }
+    return parts.join('\n');
+  };
+  const TOKEN = 'opaque-bearer-token-abcdef-0123456789';
+  const bearerFailure = async (fetch: (request: Request) => Promise<Response>) =>
+    failureOf(() => new ManagementClient({ baseUrl: API, token: TOKEN, retry: false, fetch }).organizations.invitations.list('org_1'));
+
+  it.each([
+    ['an error carrying the Request', (request: Request) => Object.assign(new TypeError('fetch failed'), { request })],
+    ['an error carrying the Headers', (request: Request) => Object.assign(new TypeError('fetch failed'), { headers: request.headers })],
+    [
+      'an AggregateError whose errors quote the token',
+      (request: Request) => new AggregateError([new Error(`proxy refused ${request.headers.get('authorization')}`)], 'every proxy failed'),
+    ],
+    [
+      'a cause that is a plain object',
+      (request: Request) => new TypeError('fetch failed', { cause: { headers: Object.fromEntries(request.headers) } }),
+    ],
+    [
+      'a plain object instead of an error',
+      (request: Request) => ({ message: 'upstream failed', headers: Object.fromEntries(request.headers) }),
+    ],
+    [
+      'an error of another realm',
+      (request: Request) =>
+        new TypeError('fetch failed', {
+          cause: runInNewContext('new Error(detail)', { detail: `${request.headers.get('authorization')}` }),
+        }),
+    ],
+  ])('keeps the token out of the cause chain of %s', async (_name, failure) => {
+    const error = await bearerFailure(async (request) => {
+      throw failure(request);
+    });
+    expect(error.name).toBe('NetworkError');
+    expectFreeOf(error, [TOKEN]);
+    expect(causeChainRendered(error)).not.toContain(TOKEN);
+  });
+
+  it('keeps out every part of a token quoted where the message is cut (2,000 characters)', async () => {
+    const error = await bearerFailure(async (request) => {
+      const padding = 'x'.repeat(2000 - 'GET tenant.test /api/v2/organizations/org_1/invitations failed: Bearer '.length - 20);
+      throw new TypeError(`${padding}${request.headers.get('authorization')} (end)`);
+    });
+    expect(error.message).toContain('[REDACTED]');
+    expect(error.message).not.toContain(TOKEN.slice(0, 8));
+  });
+
   it('keeps a failure that quotes no secret as it is, cause included', async () => {
     const inner = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     const fetch = async (): Promise<Response> => {
@@ -337,6 +390,24 @@ describe('a 2xx Authentication API answer that is text', () => {
     expect((error as IdPlatformError & { body: unknown }).body).toMatch(
       /^\[\d+ characters of text \(application\/x-www-form-urlencoded\), withheld/,
     );
+  });
+
+  it('keeps tokens nested in a JSON answer of another shape out of the error', async () => {
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, () =>
+        HttpResponse.json({ data: { access_token: ACCESS, refresh_token: REFRESH, token_type: 'Bearer', expires_in: 3600 } }),
+      ),
+    );
+    const auth = new AuthenticationClient({
+      domain: DOMAIN,
+      clientId: 'client-1',
+      clientSecret: CLIENT_SECRET,
+      retry: false,
+      idTokenVerification: 'claims',
+    });
+    const error = await failureOf(() => auth.oauth.refreshTokenGrant({ refresh_token: 'old-refresh-token' }));
+    expect(error.name).toBe('ResponseValidationError');
+    expectFreeOf(error, [ACCESS, REFRESH, CLIENT_SECRET]);
   });
 
   it('is not kept on the TokenRequestError of a ManagementClient', async () => {
