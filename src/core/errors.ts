@@ -92,7 +92,11 @@ export class IdPlatformError extends Error {
   }
 }
 
-/** The client's options are wrong or incomplete; thrown by constructors, before any request. */
+/**
+ * The client's options are wrong or incomplete: thrown by constructors, or by a call
+ * the options cannot serve (a public client's confidential-only or PKCE-less call, a
+ * signing key that cannot be imported), before that call's request.
+ */
 export class ConfigurationError extends IdPlatformError {
   static override readonly code: string = 'configuration_invalid';
   declare readonly code: 'configuration_invalid';

@@ -22,8 +22,10 @@ export interface TokenProvider {
  * Where client-credentials tokens are kept between requests. The default keeps
  * them in memory; a shared store (Redis, a file, …) lets many processes share one
  * token and stay within the platform's machine-to-machine token quota.
- * All methods may be sync or async; an answer that has not come within the
- * client's `timeoutMs` fails the call (`TokenRequestError`, cause `TimeoutError`).
+ * All methods may be sync or async. A `get` or `lock` that has not answered within
+ * the client's `timeoutMs` fails the call (`TokenRequestError`, cause `TimeoutError`);
+ * a `set` that fails or hangs leaves the token unstored (the call still uses it), and
+ * an `unlock` that hangs delays the call by at most `timeoutMs`.
  */
 export interface TokenCache {
   /** The cached token for `key`, or `undefined`/`null` when there is none (or it expired). */

@@ -2,6 +2,8 @@
  * `idplatform/redis`: share client-credentials tokens and the tenant's rate limit
  * across processes on Redis (Node only). Pass a connected client of the `redis`
  * package (node-redis) or of `ioredis`; this module imports neither.
+ *
+ * @module
  */
 
 export type { RateLimiter, TokenCache } from '../core/public.js';
