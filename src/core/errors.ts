@@ -24,9 +24,13 @@ export const MAX_ERROR_MESSAGE_LENGTH = 2000;
  * with `list(…, { page, per_page })` or skip the `yielded` records on a new iteration.
  */
 export interface PagingProgress {
-  /** Records yielded before the error, all in order, none twice. */
+  /** Records this iteration yielded before the error (from its `page`, when it resumed), all in order, none twice. */
   readonly yielded: number;
-  /** The page index of the request that failed. */
+  /**
+   * The page index of the request that failed: resume there. When the check past the
+   * 1000-record window failed, every reachable record was yielded and `page * per_page`
+   * is 1000: nothing is left to resume.
+   */
   readonly page: number;
   /** The page size of that request. */
   readonly per_page: number;

@@ -117,7 +117,8 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
   const { window, onPage } = list;
   const pageSize = list.perPage;
   let perPage = list.perPage;
-  let offset = (list.startPage ?? 0) * pageSize;
+  const startOffset = (list.startPage ?? 0) * pageSize;
+  let offset = startOffset;
   let last: T | undefined;
   let serverPageSize: number | undefined;
   while (true) {
@@ -131,7 +132,7 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
           : perPage;
     if (size === 0) return;
     const page = Math.floor(offset / pageSize);
-    const progress = { yielded: offset, page: offset / size, per_page: size };
+    const progress = { yielded: offset - startOffset, page: offset / size, per_page: size };
     const { items, total, servedPerPage } = await withProgress(list.fetchPage(progress.page, size), progress);
     if (items.length > size) {
       // The server ignores `per_page`: on the first page, adopt its size; later, records would be skipped.
@@ -162,7 +163,8 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     const atWindowEnd =
       more && window !== undefined && (serverPageSize !== undefined ? offset >= PAGING_WINDOW : pageSizeAt(offset, perPage) === 0);
     const asks = window?.onLimit === 'throw' || onPage !== undefined;
-    const endProgress = { yielded: offset, page: Math.floor(offset / perPage), per_page: perPage };
+    // The check past the window follows the last reachable record: nothing is left to resume then.
+    const endProgress = { yielded: offset - startOffset, page: Math.floor(offset / perPage), per_page: perPage };
     const limitReached = atWindowEnd && asks && last !== undefined && (await withProgress(window.hasMoreAfter(last), endProgress));
     // A page is reported done once its records were yielded (a capped page wholly before a resume point yields none).
     const finishedPage = fresh.length > 0 && offset % pageSize === 0;
@@ -174,8 +176,9 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
 
 /**
  * The page size the server used for a page smaller than asked, when it shows one: it
- * says so (`servedPerPage`), or `total` says the page is not the last one. `undefined`
- * when the page is as asked, or is the last one.
+ * says so (`servedPerPage`), or, when it does not say, `total` says the page is not the
+ * last one. `undefined` when the page is as asked (a server that says it used the size
+ * asked placed the page there, however short), or is the last one.
  */
 function servedPageSize(
   received: number,
@@ -184,7 +187,7 @@ function servedPageSize(
   total: number | undefined,
   servedPerPage: number | undefined,
 ): number | undefined {
-  if (servedPerPage !== undefined && servedPerPage > 0 && servedPerPage < asked) return servedPerPage;
+  if (servedPerPage !== undefined && servedPerPage > 0) return servedPerPage < asked ? servedPerPage : undefined;
   if (total !== undefined && received > 0 && received < asked && received !== total - offset) return received;
   return undefined;
 }
@@ -267,38 +270,69 @@ export interface WindowedList<T extends { readonly id?: string | undefined }> {
   fetchPage(query: WindowedPageQuery): Promise<{ readonly items: readonly T[]; readonly servedPerPage?: number | undefined }>;
 }
 
+/** How many of the last-sorted records the check past the window asks for (the most one page holds). */
+const PROBE_SIZE = 100;
+
 /**
  * Yields every record of a windowed list, lazily (see {@link iteratePages}). When
  * the 1000 reachable records are used up it asks once whether more exist: the first
- * record of the reversed order (`fields=id`, one record) is the last of all, so if
- * it is not the last one yielded, records lie past the window and
- * `PagingLimitError` is thrown (or the iterator stops with `onLimit: 'stop'`).
+ * records of the reversed order are the last of all (up to 100, with `id` and the
+ * sort field). One that was not yielded lies past the window, and `PagingLimitError`
+ * is thrown (or the iterator stops with `onLimit: 'stop'`). The order may have ties
+ * (invitations sent at the same instant, or by the same inviter): the ids fetched are
+ * kept, so a tie at the end of the window is told apart from the records past it, as
+ * long as the probe reaches past the last key's ties. When the 100 last-sorted records
+ * were all yielded and all share one key, the probe cannot see past those ties; it
+ * then counts on a strict order (ties broken the same way in both directions, as the
+ * emulator does): more exist unless the reversed order's first record is the last
+ * one yielded.
  *
- * That check compares ids, so every page asks for `id`; when the caller's `fields`
+ * The check compares ids, so every page asks for `id`; when the caller's `fields`
  * left it out, it is removed again from what is yielded.
  */
 export function iterateWindowedList<T extends { readonly id?: string | undefined }>(
   list: WindowedList<T>,
 ): AsyncGenerator<T, void, undefined> {
   const { sort, includeFields } = list;
-  const reversed = reverseSort(sort ?? list.defaultSort);
+  const order = sort ?? list.defaultSort;
+  const reversed = reverseSort(order);
+  const sortPath = order.slice(0, order.lastIndexOf(':')).split('.');
   const listed = fieldList(list.fields);
   const hidesId = listed.length > 0 && (includeFields === false ? listed.includes('id') : !listed.includes('id'));
   const fields = hidesId ? withIdShown(listed, includeFields !== false) : list.fields;
+  const fetched = new Set<string | undefined>();
   const records = iteratePages<T>({
     perPage: list.perPage,
     startPage: list.startPage,
     onPage: list.onPage,
-    fetchPage: (page, size) => list.fetchPage({ page, per_page: size, sort, fields, include_fields: includeFields }),
+    fetchPage: async (page, size) => {
+      const answer = await list.fetchPage({ page, per_page: size, sort, fields, include_fields: includeFields });
+      for (const record of answer.items) fetched.add(record.id);
+      return answer;
+    },
     window: {
       onLimit: list.onLimit,
       hasMoreAfter: async (last) => {
-        const [final] = (await list.fetchPage({ sort: reversed, page: 0, per_page: 1, fields: 'id' })).items;
-        return final !== undefined && final.id !== last.id;
+        const probeFields = sortPath[0] === 'id' ? 'id' : `id,${sortPath[0]}`;
+        const { items } = await list.fetchPage({ sort: reversed, page: 0, per_page: PROBE_SIZE, fields: probeFields });
+        if (items.some((record) => !fetched.has(record.id))) return true;
+        if (items.length < PROBE_SIZE) return false;
+        // All yielded: past the window lie at most ties of the last key, which the probe holds
+        // whole unless all it holds are ties of that key. Then only a strict order (ties broken
+        // the same way both ways) tells: its reversed first record is the last of all.
+        const keyOf = (record: T | undefined) => JSON.stringify(valueAt(record, sortPath));
+        return keyOf(items[0]) === keyOf(items.at(-1)) && items[0]?.id !== last.id;
       },
     },
   });
   return hidesId ? withoutIds(records) : records;
+}
+
+/** The value at `path` (`['inviter', 'name']`) of `record`, or `undefined`. */
+function valueAt(record: unknown, path: readonly string[]): unknown {
+  let value = record;
+  for (const name of path) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  return value;
 }
 
 function fieldList(fields: string | undefined): string[] {

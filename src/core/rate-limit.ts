@@ -47,10 +47,21 @@ export function rateLimitOfTooManyRequests(headers: Readonly<Record<string, stri
   return { limit: 0, remaining: 0, reset };
 }
 
-/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds from `now`; `undefined` when absent or unreadable. */
+/** The three forms of an HTTP date (RFC 9110 §5.6.7): IMF-fixdate, RFC 850, asctime (whose time is UTC, unnamed). */
+const IMF_FIXDATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+const RFC_850_DATE = /^[A-Z][a-z]{5,8}, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/;
+const ASCTIME_DATE = /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/;
+
+/**
+ * `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in milliseconds
+ * from `now`; `undefined` when absent or unreadable. Only those forms are read: the
+ * runtime's lenient date parser would read `1.5`, `-1` or two joined headers
+ * (`5, 10`) as a date long past, that is "retry now".
+ */
 export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const date = Date.parse(value);
+  const text = value?.trim();
+  if (text === undefined || text === '') return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = IMF_FIXDATE.test(text) || RFC_850_DATE.test(text) ? Date.parse(text) : ASCTIME_DATE.test(text) ? Date.parse(`${text} GMT`) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PagingLimitError } from '../../src/core/errors.js';
-import { isWithinPagingWindow, iteratePages, type Page } from '../../src/core/paging.js';
+import { IdPlatformError, PagingLimitError } from '../../src/core/errors.js';
+import { isWithinPagingWindow, iteratePages, iterateWindowedList, type Page, type WindowedPageQuery } from '../../src/core/paging.js';
 
 /** A list of `count` numbers served by offset pages, capping each page at `cap`; `calls` records each request. */
 function list(count: number, { cap = Number.POSITIVE_INFINITY, withTotal = true, saysPageSize = false } = {}) {
@@ -72,6 +72,30 @@ describe('iteratePages', () => {
     },
   );
 
+  it('takes a short page for what it is, not for a cap, when the server says it used the size asked', async () => {
+    // Page 1 of 50 comes back with 30 records (some removed meanwhile) while `total` still says 130.
+    const fetchPage = async (page: number, size: number): Promise<Page<number>> => {
+      const start = page * size;
+      const end = page === 1 && size === 50 ? start + 30 : Math.min(start + size, 130);
+      return { items: Array.from({ length: Math.max(0, end - start) }, (_, index) => start + index), total: 130, servedPerPage: size };
+    };
+    const { seen } = await collect(iteratePages({ perPage: 50, fetchPage }));
+    expect(new Set(seen).size).toBe(seen.length);
+    for (let record = 50; record < 80; record++) expect(seen).toContain(record);
+  });
+
+  it('counts in progress.yielded the records of this iteration, not those before its resume point', async () => {
+    const failure = new IdPlatformError('the second page failed');
+    const fetchPage = async (page: number, size: number): Promise<Page<number>> => {
+      if (page === 5) throw failure;
+      return { items: Array.from({ length: size }, (_, index) => page * size + index), total: 500 };
+    };
+    const { seen, error } = await collect(iteratePages({ perPage: 50, startPage: 4, fetchPage }));
+    expect(seen).toHaveLength(50);
+    expect(error).toBe(failure);
+    expect(failure.progress).toEqual({ yielded: 50, page: 5, per_page: 50 });
+  });
+
   it('reports no page done (onPage) for a capped page that lies wholly before the resume point', async () => {
     const { fetchPage } = list(400, { cap: 30 });
     const pages: number[] = [];
@@ -118,5 +142,35 @@ describe('isWithinPagingWindow', () => {
     expect(isWithinPagingWindow(10, 100)).toBe(false);
     expect(isWithinPagingWindow(19, 50)).toBe(true);
     expect(isWithinPagingWindow(20, 50)).toBe(false);
+  });
+});
+
+describe('iterateWindowedList past the 1000-record window, with ties in the sort order', () => {
+  type Row = { id: string; day: number };
+  /** A server that sorts by `day` stably (ties in insertion order, both directions) and pages within the window. */
+  function tiedServer(rows: readonly Row[]) {
+    return async (query: WindowedPageQuery) => {
+      const descending = query.sort?.endsWith(':-1') ?? false;
+      const sorted = [...rows].sort((a, b) => (descending ? b.day - a.day : a.day - b.day));
+      return { items: sorted.slice(query.page * query.per_page, (query.page + 1) * query.per_page) };
+    };
+  }
+  const rows = (count: number, day: (index: number) => number) =>
+    Array.from({ length: count }, (_, index) => ({ id: `r${index}`, day: day(index) }));
+  const iterate = (fetchPage: ReturnType<typeof tiedServer>) =>
+    collect(
+      iterateWindowedList<Row>({ perPage: 100, onLimit: 'throw', sort: 'day:1', defaultSort: 'day:1', fetchPage }) as AsyncIterable<never>,
+    );
+
+  it('throws PagingLimitError for a 1001st record that ties with the 1000th', async () => {
+    const { seen, error } = await iterate(tiedServer(rows(1001, (index) => Math.min(index, 999))));
+    expect(seen).toHaveLength(1000);
+    expect(error).toBeInstanceOf(PagingLimitError);
+  });
+
+  it('ends quietly when exactly 1000 records exist and the last ones tie', async () => {
+    const { seen, error } = await iterate(tiedServer(rows(1000, (index) => Math.min(index, 990))));
+    expect(seen).toHaveLength(1000);
+    expect(error).toBeUndefined();
   });
 });

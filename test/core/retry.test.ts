@@ -302,10 +302,25 @@ describe('retryWait', () => {
     });
   });
 
-  it('ignores a Retry-After it cannot read and backs off instead', () => {
-    expect(retryWait(apiError(429, { 'retry-after': 'soon' }), 1, { idempotent: true, clock, random: () => 0 })).toEqual({
-      ms: 250,
-      mandatedMs: 0,
+  it.each(['soon', '1.5', '-1', '0.5', '+5', '5, 10', '2024-01-01', 'Mon, 1 Jan 2024'])(
+    'ignores a Retry-After it cannot read (%s) and backs off instead',
+    (retryAfter) => {
+      expect(retryWait(apiError(429, { 'retry-after': retryAfter }), 1, { idempotent: true, clock, random: () => 0 })).toEqual({
+        ms: 250,
+        mandatedMs: 0,
+      });
+    },
+  );
+
+  it.each([
+    ['IMF-fixdate', 'Tue, 14 Nov 2023 22:13:30 GMT'],
+    ['RFC 850', 'Tuesday, 14-Nov-23 22:13:30 GMT'],
+    ['asctime, read as UTC', 'Tue Nov 14 22:13:30 2023'],
+  ])('reads a Retry-After HTTP date in the %s form', (_form, retryAfter) => {
+    // NOW is 2023-11-14T22:13:20.500Z
+    expect(retryWait(apiError(429, { 'retry-after': retryAfter }), 1, { idempotent: true, clock })).toEqual({
+      ms: 9_500,
+      mandatedMs: 9_500,
     });
   });
 });

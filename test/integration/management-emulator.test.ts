@@ -357,7 +357,7 @@ describe.each(modes)('ManagementClient against the emulator through $name', (mod
       expect(error).toBeInstanceOf(PagingLimitError);
       expect(error).toMatchObject({ reachable: 1000 });
 
-      // 20 pages of 50, then one record in the reverse order to learn that more lie past the window.
+      // 20 pages of 50, then the last 100 records (the reverse order) to learn that more lie past the window.
       const requests = apiRequests();
       expect(requests).toHaveLength(21);
       expect(requests.every((record) => record.status === 200)).toBe(true);
@@ -368,8 +368,8 @@ describe.each(modes)('ManagementClient against the emulator through $name', (mod
       expect(queryOf(requests[20] as EmulatorRequestRecord)).toEqual({
         sort: 'created_at:1',
         page: '0',
-        per_page: '1',
-        fields: 'id',
+        per_page: '100',
+        fields: 'id,created_at',
         include_totals: 'true',
       });
       expect(tokenRequests()).toHaveLength(1);
