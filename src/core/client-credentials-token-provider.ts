@@ -1,5 +1,6 @@
 import { boundedTokenCache } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
+import { withDeadline } from './deadline.js';
 import { TokenRequestError } from './errors.js';
 import { untilAborted } from './signal.js';
 import { HOLDS_LOCK, releaseTokenLock, waitForSharedToken } from './token-lock.js';
@@ -47,14 +48,17 @@ const MAX_REJECTED = 16;
  * cold client make one token request); a failed request is not cached, and the
  * next call tries again. Failures, of the token request or of the `tokenCache`'s
  * look-up or lock (one that has not answered within `timeoutMs` included), throw
- * `TokenRequestError` with the failure as `cause`. A token fetched but not stored
- * (the cache's `set` failed) is still handed out: it is good, and it was paid for.
+ * `TokenRequestError` with the failure as `cause`. A token fetched is handed out at
+ * once and stored meanwhile; one the cache failed to store is still handed out (it is
+ * good, and it was paid for), and this client keeps using it until its time is up.
  */
 export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #options: ClientCredentialsTokenProviderOptions;
   /** `options.cache`, each answer bounded by `options.timeoutMs`. */
   readonly #cache: TokenCache;
   #pending: Promise<string> | undefined;
+  /** The token this client fetched last and until when it may be handed out (the cache's time to live). */
+  #fetched: { readonly token: string; readonly goodUntil: number } | undefined;
   readonly #rejected = new Set<string>();
 
   constructor(options: ClientCredentialsTokenProviderOptions) {
@@ -62,7 +66,13 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     this.#cache = boundedTokenCache(options.cache, options.timeoutMs);
   }
 
-  getToken(signal?: AbortSignal): Promise<string> {
+  /**
+   * The token to send: the cache's, or the one this client fetched last (while it is
+   * good: a shared cache may not have it yet, or may have failed to store it), or a
+   * new one. A caller waits for a token being fetched as long as its `signal` and
+   * `timeoutMs` allow (`TimeoutError`); the fetch goes on for the others.
+   */
+  getToken(signal?: AbortSignal, timeoutMs?: number): Promise<string> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#pending === undefined) {
       const cache = this.#cache;
@@ -75,11 +85,25 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       }
       // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
       if (this.#usable(cached)) return Promise.resolve(cached);
+      const fetched = this.#lastFetched();
+      if (fetched !== undefined) return Promise.resolve(fetched);
       this.#pending = this.#load(cached).finally(() => {
         this.#pending = undefined;
       });
     }
+    if (timeoutMs !== undefined && timeoutMs < this.#options.timeoutMs) {
+      return withDeadline(this.#pending, signal, timeoutMs, `The Management API token did not come within ${timeoutMs} ms`);
+    }
     return signal ? untilAborted(this.#pending, signal) : this.#pending;
+  }
+
+  /** The token this client fetched last, while it is good and not rejected; `undefined` otherwise. */
+  #lastFetched(): string | undefined {
+    const fetched = this.#fetched;
+    if (fetched === undefined) return undefined;
+    if (fetched.goodUntil > (this.#options.clock ?? systemClock).now() && !this.#rejected.has(fetched.token)) return fetched.token;
+    this.#fetched = undefined;
+    return undefined;
   }
 
   /** Never hands out `token` again, even while a shared cache still holds it; every request it failed is replayed once. */
@@ -109,29 +133,39 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     } catch (error) {
       throw new TokenRequestError(error);
     }
-    let stored = false;
+    const holdsLock = shared === HOLDS_LOCK;
+    let issued: IssuedToken;
     try {
-      let issued: IssuedToken;
-      try {
-        issued = await fetchToken();
-      } catch (error) {
-        throw new TokenRequestError(error);
-      }
-      const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
-      const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
-      if (ttlMs > 0) {
-        try {
-          await cache.set(cacheKey, issued.accessToken, ttlMs); // which releases the lock
-          stored = true;
-        } catch {
-          // Not stored (the cache failed or did not answer in time): the token is good, and this call uses it.
-        }
-      }
-      return issued.accessToken;
-    } finally {
-      // A holder that stored no token (the request failed, the store failed, or the token is too short-lived to keep)
-      // gives the lock back, so that the next caller need not wait for it to expire.
-      if (shared === HOLDS_LOCK && !stored) await releaseTokenLock(cache, cacheKey);
+      issued = await fetchToken();
+    } catch (error) {
+      // A holder without a token gives the lock back, so that the next caller need not wait for it to expire.
+      if (holdsLock) await releaseTokenLock(cache, cacheKey);
+      throw new TokenRequestError(error);
     }
+    const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
+    const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
+    if (ttlMs > 0) this.#fetched = { token: issued.accessToken, goodUntil: (this.#options.clock ?? systemClock).now() + ttlMs };
+    // Stored while the call goes on with its token: a cache slow to store (or failing to) does not hold it.
+    void this.#store(issued.accessToken, ttlMs, holdsLock);
+    return issued.accessToken;
+  }
+
+  /**
+   * Stores `token` for `ttlMs` (the cache's `set` releases the lock); a holder that
+   * stored nothing (the store failed, or the token is too short-lived to keep) gives
+   * the lock back.
+   */
+  async #store(token: string, ttlMs: number, holdsLock: boolean): Promise<void> {
+    const { cacheKey } = this.#options;
+    let stored = false;
+    if (ttlMs > 0) {
+      try {
+        await this.#cache.set(cacheKey, token, ttlMs);
+        stored = true;
+      } catch {
+        // Not stored (the cache failed or did not answer in time): this client keeps it (`#fetched`).
+      }
+    }
+    if (holdsLock && !stored) await releaseTokenLock(this.#cache, cacheKey);
   }
 }

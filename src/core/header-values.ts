@@ -41,10 +41,15 @@ export function checkedClientHeaders(headers: Readonly<Record<string, unknown>> 
   }
 }
 
+/** Whether `fetch` can send `value` as a header value (no CR, LF or NUL, nothing above U+00FF). */
+export function isSendableHeaderValue(value: string): boolean {
+  return SENDABLE_VALUE.test(value);
+}
+
 function headerProblem(name: string, value: unknown): string | undefined {
   if (!HEADER_NAME.test(name)) return `the header name ${JSON.stringify(safeName(name))} is not a valid HTTP header name`;
   if (typeof value !== 'string') return `the header ${name} must be a string`;
-  if (!SENDABLE_VALUE.test(value)) {
+  if (!isSendableHeaderValue(value)) {
     return `the value of the header ${name} holds a character HTTP headers cannot carry (CR, LF, NUL or above U+00FF); the value is not shown`;
   }
   return undefined;

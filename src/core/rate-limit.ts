@@ -62,6 +62,7 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   const text = value?.trim();
   if (text === undefined || text === '') return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = IMF_FIXDATE.test(text) || RFC_850_DATE.test(text) ? Date.parse(text) : ASCTIME_DATE.test(text) ? Date.parse(`${text} GMT`) : Number.NaN;
+  const date =
+    IMF_FIXDATE.test(text) || RFC_850_DATE.test(text) ? Date.parse(text) : ASCTIME_DATE.test(text) ? Date.parse(`${text} GMT`) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

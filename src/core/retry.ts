@@ -33,19 +33,27 @@ const RATE_LIMIT_JITTER_MS = 250;
  *
  * The first attempt is made directly, and p-retry is loaded (a lazy chunk) only when
  * it failed in a way worth retrying: a call that succeeds at once, nearly every
- * call, pays for no retry machinery, and a browser bundle carries none up front.
+ * call, pays for no retry machinery, and a browser bundle carries none up front. If
+ * that chunk cannot load, the first attempt's error is thrown.
  */
 export async function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
   const { policy, signal } = context;
   checkSignal(signal); // p-retry would throw a raw TypeError on anything else
   if (signal?.aborted) throw signal.reason;
+  let firstFailure: unknown;
   try {
     return await attempt();
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if (policy.maxRetries === 0 || !(await waitBeforeRetry(error, 1, context))) throw error;
+    firstFailure = error;
   }
-  const { default: pRetry } = await import('p-retry');
+  const pRetry = await import('p-retry').then(
+    (module) => module.default,
+    () => undefined,
+  );
+  // The retry loop's chunk could not load (a browser gone offline, say): the failure stands as the call's error.
+  if (pRetry === undefined) throw firstFailure;
   let retryNumber = 1;
   try {
     return await pRetry(attempt, {

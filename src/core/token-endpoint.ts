@@ -3,6 +3,7 @@ import { createClientAuthentication } from './client-authentication/for-credenti
 import type { ClientAuthentication } from './client-authentication/types.js';
 import type { Clock } from './clock.js';
 import type { ClientCredentials } from './credentials.js';
+import { loadOnce } from './load-once.js';
 import type { RequestOptions } from './options.js';
 import { type TokenResponse, TokenResponseSchema } from './token-response.js';
 import type { Schema } from './validation.js';
@@ -19,15 +20,12 @@ export interface TokenEndpoint extends AuthApiContext {
 
 /** A {@link TokenEndpoint} at `origin` for the client's `credentials`. */
 export function createTokenEndpoint(context: AuthApiContext, origin: string, credentials: ClientCredentials, clock: Clock): TokenEndpoint {
-  let authentication: Promise<ClientAuthentication> | undefined;
   return {
     ...context,
     issuer: `${origin}/`,
     clientId: credentials.clientId,
-    authentication: () => {
-      authentication ??= createClientAuthentication(credentials, clock);
-      return authentication;
-    },
+    // Made once; a failure (jose's chunk failed to load, say offline) is not kept: the next call tries again.
+    authentication: loadOnce(() => createClientAuthentication(credentials, clock)),
   };
 }
 

@@ -55,7 +55,9 @@ export type TokenSource = string | (() => string | Promise<string>);
 /**
  * A provider over a caller's token: a 401 is final, since the SDK cannot make a new one.
  * A `token` function that hangs is given up on when `signal` aborts (its reason is
- * thrown) or after `timeoutMs` (`TimeoutError`); one that throws gives `TokenRequestError`.
+ * thrown) or after `timeoutMs` (`TimeoutError`); one that throws gives `TokenRequestError`,
+ * whatever it threw (an SDK error of its own too, which would otherwise be read as
+ * this call's: a 429 of its `AuthenticationClient` would be retried by this client).
  */
 export function callerTokenProvider(source: TokenSource): TokenProvider {
   if (typeof source === 'string' && source !== '') {
@@ -65,14 +67,13 @@ export function callerTokenProvider(source: TokenSource): TokenProvider {
   }
   return {
     getToken: async (signal, timeoutMs) => {
-      let token: unknown;
-      try {
-        const pending = Promise.resolve().then(() => (typeof source === 'function' ? source() : source));
-        token = await withDeadline(pending, signal, timeoutMs, `The \`token\` function did not return within ${timeoutMs} ms`);
-      } catch (error) {
-        if (signal?.aborted || error instanceof IdPlatformError) throw error;
-        throw new TokenRequestError(error);
-      }
+      const pending = Promise.resolve()
+        .then(() => (typeof source === 'function' ? source() : source))
+        .catch((error: unknown) => {
+          throw new TokenRequestError(error);
+        });
+      // Rejects with the function's TokenRequestError, the signal's reason, or the deadline's TimeoutError.
+      const token: unknown = await withDeadline(pending, signal, timeoutMs, `The \`token\` function did not return within ${timeoutMs} ms`);
       if (typeof token !== 'string' || token === '') throw new TokenRequestError(new TypeError('The `token` function returned no token'));
       return token;
     },

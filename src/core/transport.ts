@@ -43,6 +43,12 @@ export interface ApiRequest<T> {
   readonly options?: RequestOptions | undefined;
 }
 
+/** What the attempts of one call share. */
+interface CallState {
+  /** Whether a 401 was already answered with a fresh token and a replay. */
+  replayed: boolean;
+}
+
 /** A token, its checked `Authorization` value, and the ky instance that sends it by default (made on first use). */
 interface Bearer {
   readonly token: string;
@@ -111,13 +117,16 @@ export class Transport {
     const policy = retryPolicyFor(options, retry);
     // The call's own `retry` bounds the rate-limit wait too (`retry: false`: the call never waits).
     const waitOptions = policy === retry ? this.#waitOptions : { maxDelayMs: policy.maxDelayMs };
-    return withRetry(() => this.#attempt(request, callerHeaders, waitOptions), { policy, clock, idempotent, signal });
+    // One replay after a 401 per call, not per attempt of the retry loop: each replay costs a token request.
+    const call: CallState = { replayed: false };
+    return withRetry(() => this.#attempt(request, callerHeaders, waitOptions, call), { policy, clock, idempotent, signal });
   }
 
   async #attempt<T>(
     request: ApiRequest<T>,
     callerHeaders: Record<string, string> | undefined,
     waitOptions: RateLimiterWaitOptions,
+    call: CallState,
   ): Promise<T> {
     const { tokens } = this.#settings;
     const signal = request.options?.signal;
@@ -133,7 +142,9 @@ export class Transport {
       throw this.#releasedSlot(error, NOT_SENT, holdsSlot);
     }
     let answer = await this.#send(request, callerHeaders, token, holdsSlot);
-    if (answer.response.status === 401 && tokens.reject(token)) {
+    // The refused token is never handed out again; the request is replayed once per call.
+    if (answer.response.status === 401 && tokens.reject(token) && !call.replayed) {
+      call.replayed = true;
       const replay = this.#paced(signal, waitOptions, timeoutMs);
       holdsSlot = replay === true || (replay !== false && (await replay));
       try {

@@ -36,9 +36,19 @@ export function createClientCredentialsTokenProvider(grant: ClientCredentialsGra
       return { accessToken: response.access_token, expiresIn: response.expires_in };
     },
     cache: grant.tokenCache ?? memoryTokenCache(common.clock),
-    cacheKey: `idplatform:${common.origin}:${credentials.clientId}:${audience}`,
+    cacheKey: tokenCacheKey(common.origin, credentials.clientId, audience),
     maxSkewMs: grant.maxSkewMs,
     clock: common.clock,
     timeoutMs: common.timeoutMs,
   });
+}
+
+/**
+ * The name of a client's token in the `tokenCache`:
+ * `idplatform:{origin}:{clientId}:{audience}`, each part URI-encoded so that no two
+ * configurations share a name (a client id or audience may hold `:`), and none is
+ * another's name plus `:lock`, the lock's suffix.
+ */
+export function tokenCacheKey(origin: string, clientId: string, audience: string): string {
+  return `idplatform:${[origin, clientId, audience].map(encodeURIComponent).join(':')}`;
 }

@@ -1,3 +1,4 @@
+import { IdPlatformError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { Transport } from '../core/transport.js';
 import type { Schema } from '../core/validation.js';
@@ -67,7 +68,11 @@ export class ManagementClient {
   request(request: CustomRequest<unknown> & { readonly schema?: undefined }, options?: RequestOptions): Promise<unknown>;
   async request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
     // Its checks load with the first custom request: an app that never sends one never loads them.
-    const { sendCustomRequest } = await import('./custom-request.js');
+    const { sendCustomRequest } = await import('./custom-request.js').catch((error: unknown) => {
+      throw new IdPlatformError(`management.request() could not load its code: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    });
     return sendCustomRequest(this.#transport, request, options);
   }
 

@@ -1,6 +1,7 @@
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
 import { resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
+import { isSendableHeaderValue } from '../core/header-values.js';
 import { type CommonClientOptions, type CommonSettings, resolveCommonOptions, type TenantLocation } from '../core/options.js';
 import { ownProperties } from '../core/own-properties.js';
 import type { RateLimiter } from '../core/rate-limiter.js';
@@ -99,6 +100,23 @@ function checkRateLimiter(limiter: RateLimiter | undefined): RateLimiter | undef
   return limiter;
 }
 
+/** A `tokenCache` option: `get` and `set` methods, and `lock`/`unlock` methods when given. */
+function checkTokenCache(cache: TokenCache | undefined): TokenCache | undefined {
+  if (cache === undefined) return undefined;
+  const methods = cache as unknown as Record<string, unknown> | null;
+  const fits =
+    typeof methods === 'object' &&
+    methods !== null &&
+    typeof methods.get === 'function' &&
+    typeof methods.set === 'function' &&
+    ['lock', 'unlock'].every((name) => methods[name] === undefined || typeof methods[name] === 'function');
+  if (!fits)
+    throw new ConfigurationError(
+      '`tokenCache` must have `get(key)` and `set(key, token, ttlMs)` methods (and `lock`/`unlock` methods, when given)',
+    );
+  return cache;
+}
+
 function resolveTokenProvider(options: ManagementClientOptions, common: CommonSettings): TokenProvider {
   const { token, clientSecret, clientAssertionSigningKey } = options;
   const ways = [
@@ -114,6 +132,11 @@ function resolveTokenProvider(options: ManagementClientOptions, common: CommonSe
   if (token !== undefined) {
     if (typeof token !== 'function' && (typeof token !== 'string' || token === '')) {
       throw new ConfigurationError('`token` must be a non-empty string or a function returning one');
+    }
+    if (typeof token === 'string' && !isSendableHeaderValue(token)) {
+      throw new ConfigurationError(
+        '`token` holds a character an Authorization header cannot carry (CR, LF, NUL or above U+00FF; a newline from a file?); the token is not shown',
+      );
     }
     const unused = GRANT_ONLY_OPTIONS.filter((name) => options[name] !== undefined);
     if (unused.length) {
@@ -131,6 +154,6 @@ function resolveTokenProvider(options: ManagementClientOptions, common: CommonSe
   const audience = options.audience ?? `${common.baseUrl}/`;
   const maxSkewMs = options.tokenRefreshSkewMs ?? 60_000;
   if (!(maxSkewMs >= 0)) throw new ConfigurationError('`tokenRefreshSkewMs` must be a number >= 0');
-  const grant: ClientCredentialsGrant = { common, credentials, audience, maxSkewMs, tokenCache: options.tokenCache };
+  const grant: ClientCredentialsGrant = { common, credentials, audience, maxSkewMs, tokenCache: checkTokenCache(options.tokenCache) };
   return lazyTokenProvider(() => import('./client-credentials.js').then((module) => module.createClientCredentialsTokenProvider(grant)));
 }

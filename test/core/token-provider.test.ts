@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
 import { AuthApiError, TimeoutError, TokenRequestError } from '../../src/core/errors.js';
 import { callerTokenProvider, lazyTokenProvider, memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
-import { createFakeClock } from '../helpers/clock.js';
+import { createFakeClock, type FakeClock } from '../helpers/clock.js';
 
 const KEY = 'idplatform:https://tenant.test:client-1:https://tenant.test/api/v2/';
 const MAX_SKEW_MS = 60_000;
@@ -14,8 +14,8 @@ function issuer(expiresIn: number | undefined) {
   return fetchToken;
 }
 
-function provider(fetchToken: () => Promise<IssuedToken>, cache: TokenCache = memoryTokenCache(createFakeClock())) {
-  return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS, timeoutMs: 30_000 });
+function provider(fetchToken: () => Promise<IssuedToken>, cache: TokenCache = memoryTokenCache(createFakeClock()), clock?: FakeClock) {
+  return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS, timeoutMs: 30_000, clock });
 }
 
 /** A promise with its resolve and reject. */
@@ -43,7 +43,7 @@ describe('ClientCredentialsTokenProvider', () => {
   it('reuses a 10 s token until a tenth of its life and a second of rounding are left (7.9 s), and refetches at 8.0 s', async () => {
     const clock = createFakeClock();
     const fetchToken = issuer(10);
-    const tokens = provider(fetchToken, memoryTokenCache(clock));
+    const tokens = provider(fetchToken, memoryTokenCache(clock), clock);
     expect(await tokens.getToken()).toBe('token-1');
     clock.advance(7_900);
     expect(await tokens.getToken()).toBe('token-1');
@@ -56,7 +56,7 @@ describe('ClientCredentialsTokenProvider', () => {
   it('refetches a 24 h token maxSkewMs (60 s) and a second before it expires', async () => {
     const clock = createFakeClock();
     const fetchToken = issuer(86_400);
-    const tokens = provider(fetchToken, memoryTokenCache(clock));
+    const tokens = provider(fetchToken, memoryTokenCache(clock), clock);
     await tokens.getToken();
     clock.advance(86_400_000 - 61_001);
     expect(await tokens.getToken()).toBe('token-1');

@@ -129,7 +129,7 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisTokenCache with a %s client', (kin
       expect(results).toHaveLength(24);
       expect(emulator.requests.filter((request) => request.path.startsWith('/oauth/token'))).toHaveLength(1);
       const keys = (await redis.command('KEYS', '*')) as string[];
-      expect(keys).toEqual([`idplatform:${url}:${emulator.credentials.clientId}:${url}/api/v2/`]);
+      expect(keys).toEqual([`idplatform:${[url, emulator.credentials.clientId, `${url}/api/v2/`].map(encodeURIComponent).join(':')}`]);
       expect(keys.join(' ')).not.toContain(emulator.credentials.clientSecret);
     } finally {
       await close();
