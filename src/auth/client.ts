@@ -4,7 +4,16 @@ import type { AuthNamespaces } from './namespaces.js';
 import type { OAuth } from './oauth.js';
 import { type AuthClientSettings, type AuthenticationClientOptions, resolveAuthOptions } from './options.js';
 import type { Passwordless } from './passwordless.js';
-import { type AuthorizeUrlParams, buildAuthorizeUrl, buildLogoutUrl, buildSamlUrl, buildWsfedUrl, type LogoutUrlParams } from './urls.js';
+import {
+  type AuthorizeUrlParams,
+  buildAuthorizeUrl,
+  buildLogoutUrl,
+  buildSamlUrl,
+  buildWsfedUrl,
+  type LogoutUrlParams,
+  type SamlUrlParams,
+  type WsfedUrlParams,
+} from './urls.js';
 import type { UserInfoApi } from './user-info.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -63,12 +72,12 @@ export class AuthenticationClient {
   }
 
   /** `/samlp/{clientId}` URL (IdP-initiated SAML); pure, no I/O. */
-  samlUrl(params?: { connection?: string | undefined }): string {
+  samlUrl(params?: SamlUrlParams): string {
     return buildSamlUrl(this.#settings.origin, this.#settings.clientId, params);
   }
 
   /** `/wsfed/{clientId}` URL (WS-Federation); pure, no I/O. */
-  wsfedUrl(params?: { wctx?: string | undefined; wreply?: string | undefined }): string {
+  wsfedUrl(params?: WsfedUrlParams): string {
     return buildWsfedUrl(this.#settings.origin, this.#settings.clientId, params);
   }
 

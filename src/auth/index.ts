@@ -36,6 +36,6 @@ export type {
 } from './options.js';
 export type { Passwordless, PasswordlessLoginParams, PasswordlessStartParams, PasswordlessStartResponse } from './passwordless.js';
 export { createPkcePair, type PkcePair } from './pkce.js';
-export type { AuthorizeUrlParams, LogoutUrlParams, ResponseType } from './urls.js';
+export type { AuthorizeUrlParams, LogoutUrlParams, Prompt, ResponseType, SamlUrlParams, WsfedUrlParams } from './urls.js';
 export type { UserInfoApi } from './user-info.js';
 export type { UserInfo } from './user-info-schema.js';

@@ -13,10 +13,10 @@ import {
   withIdTokenClaims,
 } from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
+import { REDIRECT_URI_RULE } from './url-params.js';
 
 const required = (name: string) => z.string(`${name} is required`).check(z.minLength(1, `${name} is required`));
 const optionalText = z.optional(z.string());
-const absoluteUrl = (name: string) => z.url({ error: `${name} must be an absolute URL` });
 
 /** RFC 7636 §4.1: 43–128 characters of `[A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~"`. */
 export const CodeVerifierSchema = z
@@ -35,8 +35,8 @@ export const ClientCredentialsGrantSchema = z.strictObject({
 /** Parameters of the authorization-code grant. */
 export const AuthorizationCodeGrantSchema = z.strictObject({
   code: required('code'),
-  /** The `redirect_uri` sent to `/authorize`, exactly. */
-  redirect_uri: absoluteUrl('redirect_uri'),
+  /** The `redirect_uri` sent to `/authorize`, exactly: checked by `authorizeUrl`'s rule and sent unaltered. */
+  redirect_uri: z.string(REDIRECT_URI_RULE.message).check(z.refine(REDIRECT_URI_RULE.accepts, REDIRECT_URI_RULE.message)),
   /** The PKCE verifier whose challenge went to `/authorize`; required for public clients. */
   code_verifier: z.optional(CodeVerifierSchema),
   /** The `nonce` sent to `/authorize`: the ID token's must equal it. Checked only, never sent. */

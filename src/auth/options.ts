@@ -88,20 +88,17 @@ const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
   'tls_client_auth',
 ];
 
-/** Checks the options and decides the authentication method; throws `ConfigurationError` naming the problem. */
+/**
+ * Checks the options and decides the authentication method; throws
+ * `ConfigurationError` naming the problem (in a browser, also for a secret: see
+ * `resolveCredentials`).
+ */
 export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClientSettings {
   if (typeof given !== 'object' || given === null) throw new ConfigurationError('AuthenticationClient needs an options object');
   // Own properties only: a polluted Object.prototype never downgrades ID token checks or adds headers.
   const options = ownProperties(given);
   const credentials = resolveCredentials(options, AUTH_METHODS);
   const common = resolveCommonOptions(options, '');
-  // The mTLS edge headers carry the edge's `cname-api-key`, a secret like a client secret.
-  const confidential = credentials.method === 'tls_client_auth' ? 'edgeHeaders' in credentials.mtls : credentials.method !== 'none';
-  if (confidential && isBrowser()) {
-    throw new ConfigurationError(
-      'A client secret, signing key or mTLS edge API key must never be shipped to a browser: use a public client (client id only, with PKCE) in browser apps',
-    );
-  }
   const idToken = resolveIdTokenSettings(options, common.origin, credentials.clientId, isBrowser());
   return { clientId: credentials.clientId, origin: common.origin, method: credentials.method, credentials, common, idToken };
 }

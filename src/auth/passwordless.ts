@@ -24,7 +24,13 @@ const addressOfConnection = z.refine<{ connection: 'email' | 'sms'; email?: stri
   { message: 'connection email takes `email` (and no `phone_number`); connection sms takes `phone_number` (and no `email`)' },
 );
 
-/** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms. */
+/** A magic link (`send: 'link'`) goes by email only: refused for the sms connection. */
+const linkByEmailOnly = z.refine<{ connection: 'email' | 'sms'; send?: 'code' | 'link' | undefined }>(
+  (params) => params.send !== 'link' || params.connection === 'email',
+  { message: "send 'link' is for connection email only: connection sms sends a code", path: ['send'] },
+);
+
+/** Parameters of `passwordless.start`: `email` for the email connection, `phone_number` for sms; a link by email only. */
 export const PasswordlessStartSchema = z
   .strictObject({
     connection,
@@ -36,7 +42,7 @@ export const PasswordlessStartSchema = z
     /** Parameters for the authorize request a link leads to (`scope`, `state`, `redirect_uri`, …). */
     authParams: z.optional(z.record(z.string(), z.string())),
   })
-  .check(addressOfConnection);
+  .check(addressOfConnection, linkByEmailOnly);
 
 /** Parameters of `passwordless.login`: the code the user received, at the address of the connection. */
 export const PasswordlessLoginSchema = z

@@ -1,4 +1,5 @@
 import { base64url } from '../core/base64url.js';
+import { ConfigurationError } from '../core/errors.js';
 
 /** A PKCE verifier and its S256 challenge (RFC 7636). */
 export interface PkcePair {
@@ -12,9 +13,16 @@ export interface PkcePair {
 /**
  * Makes a PKCE pair with WebCrypto (Node ≥ 20 and browsers): a verifier of 32
  * random bytes in base64url (43 characters of `[A-Za-z0-9-_]`, within RFC 7636's
- * 43–128 of the unreserved alphabet) and its S256 challenge.
+ * 43–128 of the unreserved alphabet) and its S256 challenge. Rejects with
+ * `ConfigurationError` where `crypto.subtle` is missing: browsers provide it in a
+ * secure context only (a page served over https or from localhost).
  */
 export async function createPkcePair(): Promise<PkcePair> {
+  if (globalThis.crypto?.subtle === undefined) {
+    throw new ConfigurationError(
+      'createPkcePair needs WebCrypto (crypto.subtle), which browsers provide in a secure context only: serve the page over https or from localhost',
+    );
+  }
   const code_verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code_verifier));
   return { code_verifier, code_challenge: base64url(new Uint8Array(digest)), code_challenge_method: 'S256' };

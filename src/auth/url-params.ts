@@ -29,22 +29,49 @@ const SCRIPT_OR_LOCAL_SCHEMES: ReadonlySet<string> = new Set(['javascript:', 'vb
 
 /**
  * An absolute URL to send the user to (the runtime's URL parser accepts it), not
- * of a script or local scheme (`javascript:`, `data:`…); with `fragment: false`,
- * without a fragment, as a `redirect_uri` must be (RFC 6749, 3.1.2). Native apps'
- * own schemes (`com.example.app:/callback`) pass.
+ * of a script or local scheme (`javascript:`, `data:`…), without leading or
+ * trailing whitespace (which a URL parser would strip, so that the URL sent would
+ * not be the one registered); with `fragment: false`, without a fragment, as a
+ * `redirect_uri` must be (RFC 6749, 3.1.2). Native apps' own schemes
+ * (`com.example.app:/callback`) pass.
  */
 export function navigationUrl(message: string, { required = false, fragment = true } = {}): UrlParamRule {
   const accepts = (value: unknown) => {
-    if (typeof value !== 'string' || !URL.canParse(value)) return false;
+    if (typeof value !== 'string' || value.trim() !== value || !URL.canParse(value)) return false;
     if (!fragment && value.includes('#')) return false;
     return !SCRIPT_OR_LOCAL_SCHEMES.has(new URL(value).protocol);
   };
   return { accepts, code: 'invalid_format', message, required };
 }
 
+/**
+ * The rule of a `redirect_uri`, one for `authorizeUrl` and `authorizationCodeGrant`
+ * (RFC 6749, 4.1.3: the token request's must be identical to the authorize
+ * request's): an absolute {@link navigationUrl} without a fragment. Never altered.
+ */
+export const REDIRECT_URI_RULE: UrlParamRule = navigationUrl(
+  'redirect_uri must be an absolute URL without a fragment or surrounding whitespace, not javascript:, data: or file:',
+  { required: true, fragment: false },
+);
+
 /** One of `values`. */
 export function oneOf(values: readonly string[], message: string): UrlParamRule {
   return { accepts: (value) => typeof value === 'string' && values.includes(value), code: 'invalid_value', message };
+}
+
+/**
+ * A space-delimited list of `values` in any order, each at most once, at least one
+ * (OAuth's `response_type`, OpenID Connect's `prompt`: lists compared as sets), or
+ * else exactly `alone` (a value that cannot be combined, as `prompt`'s `none`).
+ */
+export function listOf(values: readonly string[], message: string, alone?: string): UrlParamRule {
+  const accepts = (value: unknown) => {
+    if (typeof value !== 'string') return false;
+    if (value === alone) return true;
+    const items = value.split(' ');
+    return items.every((item) => values.includes(item)) && new Set(items).size === items.length;
+  };
+  return { accepts, code: 'invalid_value', message };
 }
 
 /** A string matching `pattern` (anchored by the caller). */

@@ -2,27 +2,76 @@ import type { TokenEndpointAuthMethod } from '../core/client-authentication/type
 import { ConfigurationError, RequestValidationError } from '../core/errors.js';
 import { encodePath } from '../core/path.js';
 import { checkUrlValue } from '../core/well-formed.js';
-import { anyText, checkUrlParams, flag, matching, navigationUrl, oneOf, type UrlParamRule, wholeNumber } from './url-params.js';
+import {
+  anyText,
+  checkUrlParams,
+  flag,
+  listOf,
+  matching,
+  navigationUrl,
+  oneOf,
+  REDIRECT_URI_RULE,
+  type UrlParamRule,
+  wholeNumber,
+} from './url-params.js';
 
-/** The `response_type` values `/authorize` takes: the code flow, the implicit flow, and their hybrids. */
+/**
+ * The `response_type` values `/authorize` takes: the code flow, the implicit flow,
+ * and their hybrids, each list in every order, since the order does not matter
+ * (OAuth 2.0 Multiple Response Type Encoding Practices, 5): `token id_token` is
+ * `id_token token`. Checked at run time as a set of values.
+ */
 export const RESPONSE_TYPES = [
   'code',
   'token',
   'id_token',
   'id_token token',
+  'token id_token',
   'code id_token',
+  'id_token code',
   'code token',
+  'token code',
   'code id_token token',
+  'code token id_token',
+  'id_token code token',
+  'id_token token code',
+  'token code id_token',
+  'token id_token code',
 ] as const;
 
-/** A `response_type` of `/authorize`. */
+/** A `response_type` of `/authorize`: `code`, `token`, `id_token`, or several of them space-separated in any order. */
 export type ResponseType = (typeof RESPONSE_TYPES)[number];
+
+/** The values a `response_type` lists. */
+const RESPONSE_TYPE_VALUES = ['code', 'token', 'id_token'];
+
+/** The `prompt` values that can be combined (OpenID Connect Core 3.1.2.1); `none` stands alone. */
+const PROMPT_VALUES = ['login', 'consent', 'select_account'];
+
+/** A `prompt` of `/authorize`: `none` alone, or `login`, `consent` and `select_account` space-separated in any order. */
+export type Prompt =
+  | 'none'
+  | 'login'
+  | 'consent'
+  | 'select_account'
+  | 'login consent'
+  | 'consent login'
+  | 'login select_account'
+  | 'select_account login'
+  | 'consent select_account'
+  | 'select_account consent'
+  | 'login consent select_account'
+  | 'login select_account consent'
+  | 'consent login select_account'
+  | 'consent select_account login'
+  | 'select_account login consent'
+  | 'select_account consent login';
 
 /** Parameters of `authorizeUrl`. */
 export interface AuthorizeUrlParams {
   /** Where the platform sends the user back (an absolute URL); must be registered for the application. */
   redirect_uri: string;
-  /** Default `code`; `token` (or `id_token token`) is the implicit grant. */
+  /** Default `code`; `token` (or `id_token token`, in any order) is the implicit grant. */
   response_type?: ResponseType | undefined;
   /** `query`, `fragment` or `form_post`. */
   response_mode?: 'query' | 'fragment' | 'form_post' | undefined;
@@ -42,8 +91,8 @@ export interface AuthorizeUrlParams {
   invitation?: string | undefined;
   /** The connection to log in with, skipping the login page's choice. */
   connection?: string | undefined;
-  /** `none`, `login`, `consent` or `select_account`. */
-  prompt?: 'none' | 'login' | 'consent' | 'select_account' | undefined;
+  /** `none`, or a space-separated list of `login`, `consent`, `select_account` (e.g. `login consent`). */
+  prompt?: Prompt | undefined;
   /** The longest time in seconds since the user last authenticated (an integer >= 0). */
   max_age?: number | undefined;
   /** A hint of the user's login name. */
@@ -62,11 +111,8 @@ export interface LogoutUrlParams {
 
 /** The rules of {@link AuthorizeUrlParams}, checked before the URL is built. */
 const AUTHORIZE_URL_RULES: Readonly<Record<keyof AuthorizeUrlParams, UrlParamRule>> = {
-  redirect_uri: navigationUrl('redirect_uri must be an absolute URL without a fragment, not javascript:, data: or file:', {
-    required: true,
-    fragment: false,
-  }),
-  response_type: oneOf(RESPONSE_TYPES, `response_type must be one of: ${RESPONSE_TYPES.join(', ')}`),
+  redirect_uri: REDIRECT_URI_RULE,
+  response_type: listOf(RESPONSE_TYPE_VALUES, 'response_type must be code, token, id_token, or several of them space-separated, each once'),
   response_mode: oneOf(['query', 'fragment', 'form_post'], "response_mode must be 'query', 'fragment' or 'form_post'"),
   scope: anyText('scope'),
   audience: anyText('audience'),
@@ -76,7 +122,7 @@ const AUTHORIZE_URL_RULES: Readonly<Record<keyof AuthorizeUrlParams, UrlParamRul
   organization: anyText('organization'),
   invitation: anyText('invitation'),
   connection: anyText('connection'),
-  prompt: oneOf(['none', 'login', 'consent', 'select_account'], "prompt must be 'none', 'login', 'consent' or 'select_account'"),
+  prompt: listOf(PROMPT_VALUES, "prompt must be 'none' alone, or 'login', 'consent', 'select_account' space-separated, each once", 'none'),
   max_age: wholeNumber('max_age'),
   login_hint: anyText('login_hint'),
   ui_locales: anyText('ui_locales'),
@@ -90,16 +136,17 @@ const LOGOUT_URL_RULES: Readonly<Record<keyof LogoutUrlParams, UrlParamRule>> = 
 
 /**
  * {@link AuthorizeUrlParams} checked: each rule, then that a response type returning
- * an ID token has a `nonce`, and that one returning a token is not asked for in the
+ * an ID token has a non-empty `nonce`, and that one returning a token is not asked for in the
  * query (OAuth 2.0 Multiple Response Type Encoding Practices, 2.1: tokens in a query
  * end up in server logs and `Referer` headers).
  */
 function checkAuthorizeUrlParams(params: unknown): AuthorizeUrlParams {
   const checked = checkUrlParams<AuthorizeUrlParams>(AUTHORIZE_URL_RULES, params);
   const responseType = checked.response_type ?? 'code';
-  if (responseType.includes('id_token') && checked.nonce === undefined) {
+  // An empty nonce is no nonce: the platform reads `nonce=` as absent (OpenID Connect Core 3.2.2.1).
+  if (responseType.includes('id_token') && (checked.nonce === undefined || checked.nonce === '')) {
     throw new RequestValidationError([
-      { code: 'custom', path: ['nonce'], message: 'a response_type that returns an id_token needs a `nonce`' },
+      { code: 'custom', path: ['nonce'], message: 'a response_type that returns an id_token needs a non-empty `nonce`' },
     ]);
   }
   if (checked.response_mode === 'query' && responseType !== 'code') {
@@ -151,24 +198,45 @@ export function buildLogoutUrl(origin: string, clientId: string, params: LogoutU
   return url.href;
 }
 
-/** `{origin}/samlp/{clientId}` (IdP-initiated SAML), `connection` optional. */
-export function buildSamlUrl(origin: string, clientId: string, params: { connection?: string | undefined } = {}): string {
-  const url = new URL(`/${encodePath`samlp/${clientId}`}`, origin);
-  if (params.connection !== undefined) checkUrlValue(['connection'], params.connection);
-  if (params.connection !== undefined) url.searchParams.set('connection', params.connection);
-  return url.href;
+/** Parameters of `samlUrl`. */
+export interface SamlUrlParams {
+  /** The connection (identity provider) to use. */
+  connection?: string | undefined;
 }
 
-/** `{origin}/wsfed/{clientId}` (WS-Federation), with optional `wctx` and `wreply`. */
-export function buildWsfedUrl(
-  origin: string,
-  clientId: string,
-  params: { wctx?: string | undefined; wreply?: string | undefined } = {},
-): string {
-  const url = new URL(`/${encodePath`wsfed/${clientId}`}`, origin);
+/** Parameters of `wsfedUrl`. */
+export interface WsfedUrlParams {
+  /** Opaque context the relying party gets back. */
+  wctx?: string | undefined;
+  /** Where to send the user back (an absolute URL, checked as `logoutUrl`'s `returnTo`). */
+  wreply?: string | undefined;
+}
+
+/** The rules of {@link SamlUrlParams}. */
+const SAML_URL_RULES: Readonly<Record<keyof SamlUrlParams, UrlParamRule>> = { connection: anyText('connection') };
+
+/** The rules of {@link WsfedUrlParams}. */
+const WSFED_URL_RULES: Readonly<Record<keyof WsfedUrlParams, UrlParamRule>> = {
+  wctx: anyText('wctx'),
+  wreply: navigationUrl('wreply must be an absolute URL, not javascript:, data: or file:'),
+};
+
+/** `{origin}/samlp/{clientId}` (IdP-initiated SAML), `connection` optional; an unknown parameter is refused. */
+export function buildSamlUrl(origin: string, clientId: string, params: SamlUrlParams = {}): string {
+  return pathWithQuery(origin, encodePath`samlp/${clientId}`, checkUrlParams<Record<string, string | undefined>>(SAML_URL_RULES, params));
+}
+
+/** `{origin}/wsfed/{clientId}` (WS-Federation), with optional `wctx` and `wreply`; an unknown parameter is refused. */
+export function buildWsfedUrl(origin: string, clientId: string, params: WsfedUrlParams = {}): string {
+  return pathWithQuery(origin, encodePath`wsfed/${clientId}`, checkUrlParams<Record<string, string | undefined>>(WSFED_URL_RULES, params));
+}
+
+/** `{origin}/{path}` with the checked string parameters that are set as its query. */
+function pathWithQuery(origin: string, path: string, params: Readonly<Record<string, string | undefined>>): string {
+  const url = new URL(`/${path}`, origin);
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    checkUrlValue([name], value);
+    checkUrlValue([name], value); // a lone surrogate would silently become U+FFFD
     url.searchParams.set(name, value);
   }
   return url.href;

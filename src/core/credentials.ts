@@ -7,6 +7,7 @@ import type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js
 import type { TokenEndpointAuthMethod } from './client-authentication/types.js';
 import { ConfigurationError } from './errors.js';
 import type { FetchLike } from './http.js';
+import { isBrowser } from './options.js';
 import { ownProperties } from './own-properties.js';
 
 /** How a `tls_client_auth` client presents its certificate: a certificate-presenting `fetch`, or the edge headers. */
@@ -65,9 +66,29 @@ const CREDENTIAL_NAMES = ['clientSecret', 'clientAssertionSigningKey', 'mtls'] a
  * `tokenEndpointAuthMethod` (inferred when left out: a secret → `client_secret_post`,
  * a signing key → `private_key_jwt`, `mtls` → `tls_client_auth`, none → `none`).
  * `accepted` lists the methods the calling client supports. Throws
- * `ConfigurationError` naming the problem.
+ * `ConfigurationError` naming the problem, and in a browser (see `isBrowser`) for
+ * every credential a page must never hold: a client secret, a signing key, or the
+ * mTLS edge headers (which carry the edge's `cname-api-key`).
  */
 export function resolveCredentials(options: CredentialOptions, accepted: readonly TokenEndpointAuthMethod[]): ClientCredentials {
+  const credentials = decideCredentials(options, accepted);
+  if (isBrowser() && holdsSecret(credentials)) {
+    const instead = accepted.includes('none')
+      ? 'use a public client (client id only, with PKCE) in browser apps'
+      : 'pass a `token` your backend obtained instead';
+    throw new ConfigurationError(`A client secret, signing key or mTLS edge API key must never be shipped to a browser: ${instead}`);
+  }
+  return credentials;
+}
+
+/** Whether the credentials hold a secret: anything but a client id alone or a certificate-presenting `fetch`. */
+function holdsSecret(credentials: ClientCredentials): boolean {
+  if (credentials.method === 'tls_client_auth') return credentials.mtls.edgeHeaders !== undefined;
+  return credentials.method !== 'none';
+}
+
+/** {@link resolveCredentials} without the browser rule: the method and its one credential, checked. */
+function decideCredentials(options: CredentialOptions, accepted: readonly TokenEndpointAuthMethod[]): ClientCredentials {
   const { clientId } = options;
   if (typeof clientId !== 'string' || clientId === '') throw new ConfigurationError('`clientId` is required');
   const given = CREDENTIAL_NAMES.filter((name) => options[name] !== undefined);

@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 import { withDeadline } from './deadline.js';
-import { IdPlatformError, TokenRequestError } from './errors.js';
+import { TokenRequestError } from './errors.js';
 import { loadOnce } from './load-once.js';
 import { untilAborted } from './signal.js';
 

@@ -68,6 +68,27 @@ describe('passwordless', () => {
     },
   );
 
+  it.each(['山田@日本.com', 'user@münchen.de', 'josé@example.com'])(
+    'start and login send the internationalized address %s unchanged (RFC 6531)',
+    async (email) => {
+      server.use(
+        http.post(`${ORIGIN}/passwordless/start`, () => HttpResponse.json({ _id: 'p1', email })),
+        http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })),
+      );
+      await client().passwordless.start({ connection: 'email', email });
+      expect(await lastJson()).toMatchObject({ email });
+      await client().passwordless.login({ connection: 'email', email, code: '123456' });
+      expect(new URLSearchParams(await requests.at(-1)!.text()).get('username')).toBe(email);
+    },
+  );
+
+  it("start refuses send: 'link' with the sms connection (a magic link goes by email only), before sending", async () => {
+    const start = client().passwordless.start({ connection: 'sms', phone_number: '+14155550100', send: 'link' });
+    await expect(start).rejects.toBeInstanceOf(RequestValidationError);
+    await expect(start).rejects.toThrow("send 'link' is for connection email only");
+    expect(requests).toHaveLength(0);
+  });
+
   it('login exchanges the code with the passwordless OTP grant', async () => {
     server.use(http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer' })));
     await client().passwordless.login({ connection: 'email', email: 'ada@example.com', code: '123456', scope: 'openid' });
@@ -130,13 +151,28 @@ describe('database', () => {
     expect(await lastJson()).toEqual({ client_id: 'app', connection: 'Users', email: 'ada@example.com' });
   });
 
-  it('refuses a malformed email before sending', async () => {
-    await expect(client().database.changePassword({ connection: 'Users', email: 'nope' })).rejects.toBeInstanceOf(RequestValidationError);
+  it.each([
+    'nope',
+    'two@@example.com',
+    'sp ace@example.com',
+    '山田 太郎@日本.com',
+    'ada@exa\u3000mple.com',
+    '@example.com',
+    'ada@',
+    'ada@-example.com',
+    'ada@example..com',
+    `ada@${'x'.repeat(64)}.com`,
+    'ada\n@example.com',
+  ])('refuses the malformed email %j before sending', async (email) => {
+    await expect(client().database.changePassword({ connection: 'Users', email })).rejects.toBeInstanceOf(RequestValidationError);
+    await expect(client().database.signUp({ connection: 'Users', email, password: 'correct horse' })).rejects.toBeInstanceOf(
+      RequestValidationError,
+    );
     expect(requests).toHaveLength(0);
   });
 
-  it.each(['ivan@example.xn--p1ai', 'first~last@example.com', 'a&b@example.com'])(
-    'signUp and changePassword send the address %s, which a browser’s email input takes too',
+  it.each(['ivan@example.xn--p1ai', 'first~last@example.com', 'a&b@example.com', '山田@日本.com', 'user@münchen.de', 'josé@example.com'])(
+    'signUp and changePassword send the address %s (internationalized ones too, RFC 6531)',
     async (email) => {
       server.use(
         http.post(`${ORIGIN}/dbconnections/signup`, () => HttpResponse.json({ _id: 'u1', email })),

@@ -1,4 +1,4 @@
-import { exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
+import { exportJWK, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import {
@@ -83,6 +83,29 @@ describe('oauth grants', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it.each([
+    ['leading whitespace', ' https://app.example.com/cb'],
+    ['a trailing newline', 'https://app.example.com/cb\n'],
+    ['a fragment', 'https://app.example.com/cb#x'],
+    ['a javascript: URL', 'javascript:alert(1)'],
+    ['a relative URL', '/cb'],
+  ])('authorizationCodeGrant refuses a redirect_uri with %s, as authorizeUrl does, before sending', async (_, redirect_uri) => {
+    serveToken();
+    const auth = client();
+    expect(() => auth.authorizeUrl({ redirect_uri })).toThrow(RequestValidationError);
+    await expect(auth.oauth.authorizationCodeGrant({ code: 'c', redirect_uri })).rejects.toBeInstanceOf(RequestValidationError);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('authorizationCodeGrant sends the redirect_uri exactly as given (RFC 6749, 4.1.3: identical to the authorize request’s)', async () => {
+    serveToken();
+    const redirect_uri = 'HTTPS://App.Example.com:443/cb/../cb?x=a%20b&y=%7E';
+    const auth = client();
+    expect(new URL(auth.authorizeUrl({ redirect_uri })).searchParams.get('redirect_uri')).toBe(redirect_uri);
+    await auth.oauth.authorizationCodeGrant({ code: 'c', redirect_uri });
+    expect((await sentForm()).form.redirect_uri).toBe(redirect_uri);
+  });
+
   it('refreshTokenGrant and passwordGrant (plain and realm) send their grants', async () => {
     serveToken();
     const auth = client({ tokenEndpointAuthMethod: 'client_secret_basic' });
@@ -155,6 +178,30 @@ describe('oauth grants', () => {
     const auth = client({ clientSecret: undefined, clientAssertionSigningKey: broken });
     await expect(auth.oauth.clientCredentialsGrant({ audience: 'https://api' })).rejects.toThrow(ConfigurationError);
     expect(requests).toHaveLength(0);
+  });
+
+  it('throws ConfigurationError (not a jose TypeError) on first use for a key that cannot sign, and sends nothing', async () => {
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const keys = [
+      { clientAssertionSigningKey: publicKey },
+      { clientAssertionSigningKey: privateKey, clientAssertionSigningAlg: 'ES256' },
+      {
+        clientAssertionSigningKey: await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey),
+        clientAssertionSigningAlg: 'ES256',
+      },
+    ];
+    for (const key of keys) {
+      const auth = client({ clientSecret: undefined, ...key });
+      await expect(auth.oauth.clientCredentialsGrant({ audience: 'https://api' })).rejects.toBeInstanceOf(ConfigurationError);
+    }
+    expect(requests).toHaveLength(0);
+  });
+
+  it('refuses a public JWK (no `d`) as the signing key in the constructor', async () => {
+    const { publicKey } = await generateKeyPair('RS256', { extractable: true });
+    const jwk = await exportJWK(publicKey);
+    expect(() => client({ clientSecret: undefined, clientAssertionSigningKey: jwk })).toThrow(ConfigurationError);
+    expect(() => client({ clientSecret: undefined, clientAssertionSigningKey: jwk })).toThrow('JWK without `d`');
   });
 
   it('sends the mTLS edge headers with tls_client_auth', async () => {

@@ -13,7 +13,7 @@ describe('AuthenticationClient options', () => {
   const inferred: [string, Record<string, unknown>, string][] = [
     ['client id only', {}, 'none'],
     ['a secret', { clientSecret: 's' }, 'client_secret_post'],
-    ['a signing key', { clientAssertionSigningKey: { kty: 'RSA' } }, 'private_key_jwt'],
+    ['a signing key', { clientAssertionSigningKey: { kty: 'RSA', d: 'private-exponent' } }, 'private_key_jwt'],
     ['mtls edge headers', { mtls: { edgeHeaders } }, 'tls_client_auth'],
     ['an mtls fetch', { mtls: { fetch: globalThis.fetch } }, 'tls_client_auth'],
     ['a secret with Basic', { clientSecret: 's', tokenEndpointAuthMethod: 'client_secret_basic' }, 'client_secret_basic'],
@@ -27,17 +27,22 @@ describe('AuthenticationClient options', () => {
     ['no client id', { clientId: '' }, '`clientId` is required'],
     [
       'a secret and a key without a method',
-      { clientSecret: 's', clientAssertionSigningKey: { kty: 'RSA' } },
+      { clientSecret: 's', clientAssertionSigningKey: { kty: 'RSA', d: 'private-exponent' } },
       '`clientSecret` and `clientAssertionSigningKey` were both given',
     ],
     [
       'a key the chosen method does not use',
-      { clientSecret: 's', clientAssertionSigningKey: { kty: 'RSA' }, tokenEndpointAuthMethod: 'client_secret_post' },
+      {
+        clientSecret: 's',
+        clientAssertionSigningKey: { kty: 'RSA', d: 'private-exponent' },
+        tokenEndpointAuthMethod: 'client_secret_post',
+      },
       "`clientAssertionSigningKey` cannot be used with tokenEndpointAuthMethod 'client_secret_post'",
     ],
     ['an algorithm without a key', { clientSecret: 's', clientAssertionSigningAlg: 'ES256' }, '`clientAssertionSigningAlg` goes with'],
     ['Basic without a secret', { tokenEndpointAuthMethod: 'client_secret_basic' }, "'client_secret_basic' needs `clientSecret`"],
     ['private_key_jwt without a key', { tokenEndpointAuthMethod: 'private_key_jwt' }, 'needs `clientAssertionSigningKey`'],
+    ['a public JWK as the signing key (no `d`)', { clientAssertionSigningKey: { kty: 'RSA', n: 'AQAB', e: 'AQAB' } }, 'JWK without `d`'],
     ['tls_client_auth without mtls', { tokenEndpointAuthMethod: 'tls_client_auth' }, 'needs `mtls`'],
     ['mtls with both fetch and headers', { mtls: { fetch: globalThis.fetch, edgeHeaders } }, 'either `fetch`'],
     ['an unknown method', { tokenEndpointAuthMethod: 'magic' as 'none' }, '`tokenEndpointAuthMethod` must be one of'],

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationClient, ConfigurationError, createPkcePair, RequestValidationError } from '../../src/auth/index.js';
+import {
+  AuthenticationClient,
+  ConfigurationError,
+  createPkcePair,
+  IdPlatformError,
+  type Prompt,
+  RequestValidationError,
+  type ResponseType,
+} from '../../src/auth/index.js';
 
 const publicClient = new AuthenticationClient({ domain: 'tenant.test', clientId: 'spa app' });
 const confidential = new AuthenticationClient({ domain: 'tenant.test', clientId: 'web', clientSecret: 'secret' });
@@ -34,6 +42,21 @@ describe('authorizeUrl', () => {
     expect(url.searchParams.has('code_challenge')).toBe(false);
   });
 
+  it.each([
+    ['token id_token', 'n'],
+    ['id_token code', 'n'],
+    ['token code', undefined],
+    ['id_token token code', 'n'],
+  ])('accepts response_type %s (a set: any order), sent as given', (response_type, nonce) => {
+    const url = new URL(confidential.authorizeUrl({ redirect_uri, response_type: response_type as ResponseType, nonce }));
+    expect(url.searchParams.get('response_type')).toBe(response_type);
+  });
+
+  it.each(['login consent', 'consent select_account login', 'none'])('accepts prompt %s (a space-delimited list)', (prompt) => {
+    const url = new URL(confidential.authorizeUrl({ redirect_uri, prompt: prompt as Prompt }));
+    expect(url.searchParams.get('prompt')).toBe(prompt);
+  });
+
   it('refuses a public code flow without PKCE', () => {
     expect(() => publicClient.authorizeUrl({ redirect_uri })).toThrow(ConfigurationError);
     expect(() => confidential.authorizeUrl({ redirect_uri })).not.toThrow();
@@ -42,8 +65,16 @@ describe('authorizeUrl', () => {
   it.each([
     ['a missing redirect_uri', {}, 'redirect_uri'],
     ['a relative redirect_uri', { redirect_uri: '/callback' }, 'redirect_uri must be an absolute URL'],
-    ['an unknown response_type', { redirect_uri, response_type: 'code token2' }, 'response_type must be one of'],
-    ['an id_token without a nonce', { redirect_uri, response_type: 'id_token' }, 'needs a `nonce`'],
+    ['an unknown response_type', { redirect_uri, response_type: 'code token2' }, 'response_type must be code, token, id_token'],
+    ['a response_type naming a value twice', { redirect_uri, response_type: 'code code' }, 'each once'],
+    ['an empty response_type', { redirect_uri, response_type: '' }, 'response_type must be'],
+    ['an id_token without a nonce', { redirect_uri, response_type: 'id_token' }, 'needs a non-empty `nonce`'],
+    ['an id_token with an empty nonce', { redirect_uri, response_type: 'id_token', nonce: '' }, 'needs a non-empty `nonce`'],
+    ['an id_token (in another order) with an empty nonce', { redirect_uri, response_type: 'token id_token', nonce: '' }, 'nonce'],
+    ['prompt none combined with another prompt', { redirect_uri, prompt: 'none login' }, "prompt must be 'none' alone"],
+    ['an unknown prompt in a list', { redirect_uri, prompt: 'login consnet' }, 'prompt must be'],
+    ['a redirect_uri with a trailing newline', { redirect_uri: `${redirect_uri}\n` }, 'surrounding whitespace'],
+    ['a redirect_uri with leading whitespace', { redirect_uri: ` ${redirect_uri}` }, 'surrounding whitespace'],
     ['an unknown parameter', { redirect_uri, scopes: 'openid' }, 'unknown key "scopes"'],
     ['a redirect_uri with a fragment', { redirect_uri: `${redirect_uri}#x` }, 'without a fragment'],
     ['a javascript: redirect_uri', { redirect_uri: 'javascript:alert(1)' }, 'not javascript:'],
@@ -78,6 +109,21 @@ describe('logoutUrl, samlUrl, wsfedUrl', () => {
       'https://tenant.test/wsfed/web?wctx=ctx&wreply=https%3A%2F%2Fapp.example.com%2F',
     );
   });
+
+  it.each([
+    [
+      'samlUrl with an unknown key (a typo would drop the connection)',
+      () => publicClient.samlUrl({ conection: 'corp' } as never),
+      'unknown key',
+    ],
+    ['wsfedUrl with an unknown key', () => publicClient.wsfedUrl({ wrepyl: 'https://app.example.com/' } as never), 'unknown key'],
+    ['wsfedUrl with a javascript: wreply', () => publicClient.wsfedUrl({ wreply: 'javascript:alert(1)' }), 'wreply must be'],
+    ['wsfedUrl with a relative wreply', () => publicClient.wsfedUrl({ wreply: '/back' }), 'wreply must be an absolute URL'],
+    ['samlUrl with a connection that is not a string', () => publicClient.samlUrl({ connection: 1 } as never), 'connection'],
+  ])('refuses %s', (_, build, message) => {
+    expect(build).toThrow(RequestValidationError);
+    expect(build).toThrow(message);
+  });
 });
 
 describe('createPkcePair', () => {
@@ -87,6 +133,22 @@ describe('createPkcePair', () => {
     expect(pair.code_challenge_method).toBe('S256');
     const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(pair.code_verifier));
     expect(pair.code_challenge).toBe(Buffer.from(digest).toString('base64url'));
+  });
+
+  it('rejects with ConfigurationError naming the secure context when crypto.subtle is missing (a page over plain http)', async () => {
+    Object.defineProperty(globalThis.crypto, 'subtle', { value: undefined, configurable: true });
+    try {
+      const error = await createPkcePair().then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(ConfigurationError);
+      expect(IdPlatformError.is(error)).toBe(true);
+      expect((error as Error).message).toMatch(/secure context.*https or from localhost/);
+    } finally {
+      delete (globalThis.crypto as { subtle?: unknown }).subtle; // back to the prototype's getter
+    }
+    expect(globalThis.crypto.subtle).toBeDefined();
   });
 
   it('makes a different verifier every time', async () => {

@@ -2,8 +2,13 @@ import { decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, type JW
 import { describe, expect, it } from 'vitest';
 import { clientSecretBasic, clientSecretPost } from '../../src/core/client-authentication/client-secret.js';
 import { privateKeyJwt } from '../../src/core/client-authentication/private-key-jwt.js';
-import type { ClientAssertionSigningKey } from '../../src/core/client-authentication/signing-key.js';
+import {
+  type ClientAssertionSigningAlg,
+  type ClientAssertionSigningKey,
+  checkSigningKeyOptions,
+} from '../../src/core/client-authentication/signing-key.js';
 import type { ClientAuthentication, TokenEndpointRequest } from '../../src/core/client-authentication/types.js';
+import { ConfigurationError, IdPlatformError } from '../../src/core/errors.js';
 
 const ISSUER = 'https://tenant.test/';
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -119,5 +124,74 @@ describe('privateKeyJwt', () => {
     const other = await generateKeyPair('RS256');
     const { requests } = await assertionsOf(signer.privateKey);
     await expect(verify(requests[0]?.body.get('client_assertion') ?? '', other.publicKey)).rejects.toThrow();
+  });
+
+  // Keys that cannot sign the configured algorithm: each fails with ConfigurationError
+  // (an IdPlatformError), never with jose's TypeError, and nothing is added to the request.
+  const rsaKey = async (alg: 'RS256' | 'PS256' = 'RS256') => (await generateKeyPair(alg, { extractable: true })).privateKey;
+  const unusable: [string, () => Promise<{ key: ClientAssertionSigningKey; alg: ClientAssertionSigningAlg }>, RegExp][] = [
+    ['a public CryptoKey', async () => ({ key: (await generateKeyPair('RS256')).publicKey, alg: 'RS256' }), /is a public key/],
+    [
+      'a public JWK',
+      async () => ({ key: await exportJWK((await generateKeyPair('RS256', { extractable: true })).publicKey), alg: 'RS256' }),
+      /public key/,
+    ],
+    ['an RSA CryptoKey for ES256', async () => ({ key: await rsaKey(), alg: 'ES256' }), /not a ES256 key/],
+    ['an RS256 CryptoKey for RS384 (another hash)', async () => ({ key: await rsaKey(), alg: 'RS384' }), /not a RS384 key/],
+    ['an RSA-PSS CryptoKey for RS256', async () => ({ key: await rsaKey('PS256'), alg: 'RS256' }), /not a RS256 key/],
+    ['a P-256 CryptoKey for ES384', async () => ({ key: (await generateKeyPair('ES256')).privateKey, alg: 'ES384' }), /not a ES384 key/],
+    [
+      'an RSA private JWK for ES256',
+      async () => ({ key: await exportJWK(await rsaKey()), alg: 'ES256' }),
+      /could not be used as a ES256 private key/,
+    ],
+    [
+      'an RSA PEM for ES256',
+      async () => ({ key: await exportPKCS8(await rsaKey()), alg: 'ES256' }),
+      /could not be used as a ES256 private key/,
+    ],
+    [
+      'a 1024-bit RSA key, which jose refuses only when it signs',
+      async () => {
+        const algorithm = { name: 'RSASSA-PKCS1-v1_5', modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' };
+        const { privateKey } = (await crypto.subtle.generateKey(algorithm, false, ['sign', 'verify'])) as CryptoKeyPair;
+        return { key: privateKey, alg: 'RS256' };
+      },
+      /could not sign a RS256 client assertion/,
+    ],
+  ];
+  it.each(unusable)('fails with ConfigurationError, not a jose TypeError, for %s', async (_, make, message) => {
+    const { key, alg } = await make();
+    const request = { body: new URLSearchParams(), headers: {} };
+    const error = await Promise.resolve(privateKeyJwt(CLIENT_ID, key, alg).apply(request, ISSUER)).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(IdPlatformError.is(error)).toBe(true);
+    expect((error as Error).message).toMatch(message);
+    expect([...request.body.keys()]).toEqual([]);
+  });
+});
+
+describe('checkSigningKeyOptions', () => {
+  it('accepts a private key: PEM, CryptoKey or JWK', async () => {
+    const rsa = await generateKeyPair('RS256', { extractable: true });
+    const ec = await generateKeyPair('ES256', { extractable: true });
+    expect(checkSigningKeyOptions(await exportPKCS8(rsa.privateKey), undefined).alg).toBe('RS256');
+    expect(checkSigningKeyOptions(rsa.privateKey, 'RS256').alg).toBe('RS256');
+    expect(checkSigningKeyOptions(await exportJWK(rsa.privateKey), 'PS256').alg).toBe('PS256');
+    expect(checkSigningKeyOptions(await exportJWK(ec.privateKey), 'ES256').alg).toBe('ES256');
+  });
+
+  it('refuses a public JWK (no `d`) with ConfigurationError, before jose is loaded', async () => {
+    for (const { publicKey } of [
+      await generateKeyPair('RS256', { extractable: true }),
+      await generateKeyPair('ES256', { extractable: true }),
+    ]) {
+      const check = async () => checkSigningKeyOptions(await exportJWK(publicKey), 'RS256');
+      await expect(check()).rejects.toBeInstanceOf(ConfigurationError);
+      await expect(check()).rejects.toThrow('JWK without `d`');
+    }
   });
 });

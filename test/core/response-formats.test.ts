@@ -46,7 +46,7 @@ formatCases(
   ],
 );
 
-// What a browser's email input accepts passes.
+// What a browser's email input accepts passes, and internationalized addresses (RFC 6531) too.
 formatCases(
   'emailAddress',
   emailAddress(),
@@ -58,11 +58,53 @@ formatCases(
     'q#1@example.com',
     'a@example.c',
     'a+tag@sub.example.co.uk',
+    'ivan@example.xn--p1ai',
+    '山田@日本.com',
+    'user@münchen.de',
+    'josé@example.com',
+    'пользователь@пример.рф',
+    'अजय@डाटा.भारत',
+    `a@${'x'.repeat(63)}.com`,
   ],
-  ['no-at-sign', 'two@@example.com', 'sp ace@example.com', '@example.com', 'ada@', 'ada@-example.com'].map(
-    (value) => [value, value] as const,
-  ),
+  [
+    ...['no-at-sign', 'two@@example.com', 'sp ace@example.com', '@example.com', 'ada@', 'ada@-example.com'].map(
+      (value) => [value, value] as const,
+    ),
+    ['an empty label', 'ada@example..com'],
+    ['a trailing dot', 'ada@example.com.'],
+    ['a label ending in a hyphen', 'ada@example-.com'],
+    ['a label over 63 characters', `ada@${'x'.repeat(64)}.com`],
+    ['an internationalized label over 63 characters', `ada@${'ü'.repeat(64)}.de`],
+    ['a no-break space in the local part', 'a\u00a0b@example.com'],
+    ['an ideographic space in the domain', '山田@日本\u3000.com'],
+    ['a C1 control', 'a\u0085@example.com'],
+    ['a line feed', 'ada@example.com\n'],
+    ['a lone surrogate', 'a\ud800@example.com'],
+    ['a quoted local part', '"a b"@example.com'],
+    ['an IP literal', 'ada@[192.0.2.1]'],
+    ['the empty string', ''],
+  ],
 );
+
+describe('emailAddress on ASCII', () => {
+  // The HTML standard's "valid email address", which the check was before it took other scripts.
+  const HTML_EMAIL =
+    /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+  it('accepts exactly what a browser email input accepts (responses read as before, no stricter)', () => {
+    const schema = emailAddress();
+    const alphabet = 'aZ09.-@_!"(),:;<>[\\] \t~`';
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    for (let round = 0; round < 20_000; round++) {
+      const value = Array.from({ length: 1 + (next() % 10) }, () => alphabet[next() % alphabet.length]).join('');
+      expect(schema.safeParse(value).success, JSON.stringify(value)).toBe(HTML_EMAIL.test(value));
+    }
+  });
+});
 
 describe('freeFormObject', () => {
   const freeForm = freeFormObject();

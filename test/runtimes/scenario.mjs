@@ -42,11 +42,22 @@ export async function runScenario(sdk, config, print) {
   const baseUrl = `${config.url}/api/v2`;
   const audience = `${baseUrl}/`;
   const inBrowser = typeof globalThis.document !== 'undefined';
+  // A browser may not hold a client secret (ManagementClient refuses one there): the page
+  // gets its token as a backend would hand it one, from the token endpoint.
+  let browserToken;
+  const credentials = inBrowser
+    ? {
+        token: () =>
+          (browserToken ??= fetchToken(config, audience).catch((error) => {
+            browserToken = undefined;
+            throw error;
+          })),
+      }
+    : { clientId: config.clientId, clientSecret: config.clientSecret };
   const responses = [];
   const management = new ManagementClient({
     baseUrl,
-    clientId: config.clientId,
-    clientSecret: config.clientSecret,
+    ...credentials,
     onResponse: (info) => responses.push({ ...info, at: Date.now() }),
   });
   const invitations = management.organizations.invitations;
@@ -134,7 +145,7 @@ export async function runScenario(sdk, config, print) {
     expect(retried.at >= limited.rateLimit.reset.getTime(), 'the retry was not sent before the reset');
   });
 
-  const noRetry = new ManagementClient({ baseUrl, clientId: config.clientId, clientSecret: config.clientSecret, retry: false });
+  const noRetry = new ManagementClient({ baseUrl, ...credentials, retry: false });
 
   await check('management: timeoutMs ends a slow call with TimeoutError', async () => {
     const error = await caught(() => noRetry.actions.modules.listActions(SLOW_MODULE, {}, { timeoutMs: 300 }));
@@ -153,8 +164,7 @@ export async function runScenario(sdk, config, print) {
     let requests = 0;
     const counted = new ManagementClient({
       baseUrl,
-      clientId: config.clientId,
-      clientSecret: config.clientSecret,
+      ...credentials,
       fetch: (input, init) => {
         requests += 1;
         return fetch(input, init);
@@ -186,14 +196,15 @@ export async function runScenario(sdk, config, print) {
     const userAgents = [];
     const observed = new ManagementClient({
       baseUrl,
-      clientId: config.clientId,
-      clientSecret: config.clientSecret,
+      ...credentials,
       fetch: (input, init) => {
         userAgents.push((input instanceof Request ? input.headers : new Headers(init?.headers)).get('user-agent'));
         return fetch(input, init);
       },
     });
     await observed.guardian.phone.getMessageTypes();
+    // Outside browsers the client's own token request goes through its fetch too.
+    const requests = inBrowser ? 1 : 2;
     const expected = {
       node: /^idplatform\/\d+\.\d+\.\d+ node\/\d+\.\d+\.\d+$/,
       bun: /^idplatform\/\d+\.\d+\.\d+ bun\/\d+\.\d+\.\d+/,
@@ -201,25 +212,36 @@ export async function runScenario(sdk, config, print) {
       workerd: /^idplatform\/\d+\.\d+\.\d+ workerd$/,
     }[config.runtime];
     const fits = (userAgent) => (expected === undefined ? userAgent === null : expected.test(userAgent ?? ''));
-    expect(userAgents.length === 2 && userAgents.every(fits), `User-Agent in ${config.runtime}: ${describe(userAgents)}`);
+    expect(userAgents.length === requests && userAgents.every(fits), `User-Agent in ${config.runtime}: ${describe(userAgents)}`);
   });
 
-  await check('management: client credentials with private_key_jwt (PKCS#8 PEM through WebCrypto)', async () => {
-    const signed = new ManagementClient({ baseUrl, clientId: config.keyClientId, clientAssertionSigningKey: config.privateKeyPem });
-    const { message_types } = await signed.guardian.phone.getMessageTypes();
-    expect(Array.isArray(message_types), `got ${describe(message_types)}`);
-  });
-
-  await check('management: client credentials with private_key_jwt (ES256 private JWK through WebCrypto)', async () => {
-    const signed = new ManagementClient({
-      baseUrl,
-      clientId: config.ecKeyClientId,
-      clientAssertionSigningKey: config.ecPrivateJwk,
-      clientAssertionSigningAlg: 'ES256',
+  if (inBrowser) {
+    await check('management: a browser refuses a client secret and a signing key, and takes a token', async () => {
+      for (const credential of [{ clientSecret: config.clientSecret }, { clientAssertionSigningKey: config.ecPrivateJwk }]) {
+        const error = await caught(async () => new ManagementClient({ baseUrl, clientId: config.clientId, ...credential }));
+        expect(error instanceof sdk.ConfigurationError, `expected ConfigurationError, got ${describe(error)}`);
+      }
+      const { message_types } = await management.guardian.phone.getMessageTypes();
+      expect(Array.isArray(message_types), `got ${describe(message_types)}`);
     });
-    const { message_types } = await signed.guardian.phone.getMessageTypes();
-    expect(Array.isArray(message_types), `got ${describe(message_types)}`);
-  });
+  } else {
+    await check('management: client credentials with private_key_jwt (PKCS#8 PEM through WebCrypto)', async () => {
+      const signed = new ManagementClient({ baseUrl, clientId: config.keyClientId, clientAssertionSigningKey: config.privateKeyPem });
+      const { message_types } = await signed.guardian.phone.getMessageTypes();
+      expect(Array.isArray(message_types), `got ${describe(message_types)}`);
+    });
+
+    await check('management: client credentials with private_key_jwt (ES256 private JWK through WebCrypto)', async () => {
+      const signed = new ManagementClient({
+        baseUrl,
+        clientId: config.ecKeyClientId,
+        clientAssertionSigningKey: config.ecPrivateJwk,
+        clientAssertionSigningAlg: 'ES256',
+      });
+      const { message_types } = await signed.guardian.phone.getMessageTypes();
+      expect(Array.isArray(message_types), `got ${describe(message_types)}`);
+    });
+  }
 
   await check('auth: createPkcePair makes an S256 pair', async () => {
     const pair = await createPkcePair();
@@ -254,18 +276,7 @@ export async function runScenario(sdk, config, print) {
         async () => new AuthenticationClient({ baseUrl: config.url, clientId: config.clientId, clientSecret: 'x' }),
       );
       expect(error instanceof sdk.ConfigurationError, `expected ConfigurationError, got ${describe(error)}`);
-      const response = await fetch(`${config.url}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: config.clientId,
-          client_secret: config.clientSecret,
-          audience,
-        }),
-      });
-      expect(response.ok, `token endpoint answered ${response.status}`);
-      accessToken = (await response.json()).access_token;
+      accessToken = await fetchToken(config, audience);
     });
   } else {
     await check('auth: client-credentials grant', async () => {
@@ -285,6 +296,22 @@ export async function runScenario(sdk, config, print) {
 
   print(`${results.passed} passed, ${results.failed} failed`);
   return results;
+}
+
+/** A client-credentials token from the emulator's token endpoint, fetched the way a backend would. */
+async function fetchToken(config, audience) {
+  const response = await fetch(`${config.url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: config.clientId,
+      client_secret: config.clientSecret,
+      audience,
+    }),
+  });
+  if (!response.ok) throw new Error(`token endpoint answered ${response.status}`);
+  return (await response.json()).access_token;
 }
 
 function expect(condition, message) {

@@ -10,7 +10,10 @@ const ASSERTION_LIFETIME_SECONDS = 60;
  * with `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer`.
  * Claims: `iss` = `sub` = client id, `aud` = the tenant's issuer `https://{domain}/`,
  * `iat`, `exp` 60 s later and a random `jti`, so every attempt sends a new assertion.
- * Kept in its own module so browser bundles that do not use it never load jose.
+ * A key that cannot sign `alg` assertions (a public key, a key of another
+ * algorithm) fails with `ConfigurationError`, when it is imported or, for what
+ * only jose finds, when it signs. Kept in its own module so browser bundles that
+ * do not use it never load jose.
  */
 export function privateKeyJwt(
   clientId: string,
@@ -24,18 +27,26 @@ export function privateKeyJwt(
     apply: async ({ body }, issuer) => {
       key ??= importSigningKey(signingKey, alg).catch((error: unknown) => {
         key = undefined;
+        if (error instanceof ConfigurationError) throw error;
         throw new ConfigurationError(`\`clientAssertionSigningKey\` could not be used as a ${alg} private key`, { cause: error });
       });
       const issuedAt = Math.floor(now() / 1000);
-      const assertion = await new SignJWT({})
+      const jwt = new SignJWT({})
         .setProtectedHeader({ alg, typ: 'JWT' })
         .setIssuer(clientId)
         .setSubject(clientId)
         .setAudience(issuer)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + ASSERTION_LIFETIME_SECONDS)
-        .setJti(crypto.randomUUID())
-        .sign(await key);
+        .setJti(crypto.randomUUID());
+      const signWith = await key;
+      let assertion: string;
+      try {
+        assertion = await jwt.sign(signWith);
+      } catch (error) {
+        // jose's TypeError or a WebCrypto DOMException: the key cannot sign these assertions.
+        throw new ConfigurationError(`\`clientAssertionSigningKey\` could not sign a ${alg} client assertion`, { cause: error });
+      }
       body.set('client_id', clientId);
       body.set('client_assertion_type', CLIENT_ASSERTION_TYPE);
       body.set('client_assertion', assertion);
@@ -44,8 +55,40 @@ export function privateKeyJwt(
   };
 }
 
+/** Imports the key (PEM or JWK) for `alg`, and checks that it can sign `alg` assertions (see {@link checkSigningCryptoKey}). */
 async function importSigningKey(key: ClientAssertionSigningKey, alg: ClientAssertionSigningAlg): Promise<CryptoKey | Uint8Array> {
-  if (typeof key === 'string') return importPKCS8(key, alg);
-  if (isCryptoKey(key)) return key;
-  return importJWK(key, alg);
+  const imported = typeof key === 'string' ? await importPKCS8(key, alg) : isCryptoKey(key) ? key : await importJWK(key, alg);
+  if (!(imported instanceof Uint8Array)) checkSigningCryptoKey(imported, alg);
+  return imported;
+}
+
+/** What WebCrypto calls the key of each algorithm family. */
+const WEBCRYPTO_ALGORITHM = { RS: 'RSASSA-PKCS1-v1_5', PS: 'RSA-PSS', ES: 'ECDSA' } as const;
+/** The curve of each ECDSA algorithm. */
+const CURVE_OF: Readonly<Record<string, string>> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' };
+
+/**
+ * Throws `ConfigurationError` unless `key` can sign `alg` assertions: a private
+ * key (`type: 'private'`) with the `sign` usage, of the algorithm's WebCrypto
+ * algorithm (`RSASSA-PKCS1-v1_5` for RS, `RSA-PSS` for PS, `ECDSA` on the matching
+ * curve for ES) and, for RS and PS, the algorithm's hash. jose would refuse such a
+ * key too, but with a `TypeError` when it signs.
+ */
+function checkSigningCryptoKey(key: CryptoKey, alg: ClientAssertionSigningAlg): void {
+  if (key.type !== 'private') {
+    throw new ConfigurationError(`\`clientAssertionSigningKey\` is a ${key.type} key: signing needs the private key`);
+  }
+  if (!key.usages.includes('sign')) {
+    throw new ConfigurationError("`clientAssertionSigningKey` was imported without the 'sign' usage");
+  }
+  const algorithm = key.algorithm as { name?: unknown; hash?: { name?: unknown }; namedCurve?: unknown };
+  const family = alg.slice(0, 2) as keyof typeof WEBCRYPTO_ALGORITHM;
+  const fits =
+    algorithm.name === WEBCRYPTO_ALGORITHM[family] &&
+    (family === 'ES' ? algorithm.namedCurve === CURVE_OF[alg] : algorithm.hash?.name === `SHA-${alg.slice(2)}`);
+  if (!fits) {
+    throw new ConfigurationError(
+      `\`clientAssertionSigningKey\` is not a ${alg} key: set \`clientAssertionSigningAlg\` to the key's algorithm`,
+    );
+  }
 }

@@ -20,7 +20,10 @@ export type ClientAssertionSigningAlg = (typeof CLIENT_ASSERTION_ALGORITHMS)[num
 /**
  * Checks a signing key and algorithm given in client options, without loading
  * jose (this module holds types only from it), and throws `ConfigurationError`
- * naming the problem. Returns the key and the algorithm (`RS256` by default).
+ * naming the problem: a JWK must hold its private part (`d`). Whether a key fits
+ * the algorithm is checked when it is imported, on first use (`privateKeyJwt`),
+ * so that this check stays small in the browser bundles that load it. Returns the
+ * key and the algorithm (`RS256` by default).
  */
 export function checkSigningKeyOptions(key: unknown, alg: unknown): { key: ClientAssertionSigningKey; alg: ClientAssertionSigningAlg } {
   const algorithm = CLIENT_ASSERTION_ALGORITHMS.find((known) => known === (alg ?? 'RS256'));
@@ -32,6 +35,9 @@ export function checkSigningKeyOptions(key: unknown, alg: unknown): { key: Clien
   }
   if (!isSigningKeyShape(key)) {
     throw new ConfigurationError('`clientAssertionSigningKey` must be a PKCS#8 PEM string, a CryptoKey or a JWK');
+  }
+  if (typeof key === 'object' && !isCryptoKey(key) && (typeof key.d !== 'string' || key.d === '')) {
+    throw new ConfigurationError('`clientAssertionSigningKey` is a JWK without `d`: signing needs the private key, not the public one');
   }
   return { key, alg: algorithm };
 }

@@ -1,0 +1,65 @@
+import { exportPKCS8, generateKeyPair } from 'jose';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AuthenticationClient } from '../../src/auth/index.js';
+import { resolveCredentials } from '../../src/core/credentials.js';
+import { ConfigurationError } from '../../src/core/errors.js';
+import { ManagementClient } from '../../src/management/index.js';
+
+const domain = 'tenant.test';
+const edgeHeaders = { cnameApiKey: 'edge-api-key', clientCertificate: 'PEM', clientCertificateCaVerified: 'SUCCESS' };
+
+describe('resolveCredentials', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('decides the method from the one credential given', () => {
+    expect(resolveCredentials({ clientId: 'c', clientSecret: 's' }, ['client_secret_post']).method).toBe('client_secret_post');
+    expect(resolveCredentials({ clientId: 'c' }, ['none']).method).toBe('none');
+  });
+
+  describe.each([
+    ['a page (document)', 'document', {}],
+    ['a Web Worker (importScripts)', 'importScripts', () => {}],
+  ])('in a browser: %s', (_, global, value) => {
+    it('ManagementClient refuses a client secret and a signing key (they can mint tokens for the whole tenant)', async () => {
+      vi.stubGlobal(global, value);
+      const pem = await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey);
+      for (const credential of [{ clientSecret: 's' }, { clientAssertionSigningKey: pem }]) {
+        const create = () => new ManagementClient({ domain, clientId: 'c', ...credential });
+        expect(create).toThrow(ConfigurationError);
+        expect(create).toThrow('never be shipped to a browser: pass a `token`');
+      }
+    });
+
+    it('ManagementClient still takes a bearer token, and AuthenticationClient a client id alone', () => {
+      vi.stubGlobal(global, value);
+      expect(() => new ManagementClient({ domain, token: 't' })).not.toThrow();
+      expect(() => new ManagementClient({ domain, token: async () => 't' })).not.toThrow();
+      expect(() => new AuthenticationClient({ domain, clientId: 'c' })).not.toThrow();
+    });
+
+    it('resolveCredentials refuses every credential that holds a secret, for either client', () => {
+      vi.stubGlobal(global, value);
+      const refused = [{ clientSecret: 's' }, { clientAssertionSigningKey: { kty: 'RSA', d: 'x' } }, { mtls: { edgeHeaders } }];
+      for (const credential of refused) {
+        expect(() =>
+          resolveCredentials({ clientId: 'c', ...credential }, ['client_secret_post', 'private_key_jwt', 'tls_client_auth']),
+        ).toThrow('never be shipped to a browser');
+      }
+      // A certificate-presenting fetch holds no secret the page could leak.
+      expect(resolveCredentials({ clientId: 'c', mtls: { fetch: globalThis.fetch } }, ['tls_client_auth']).method).toBe('tls_client_auth');
+    });
+  });
+
+  // Server runtimes have neither `document` nor `importScripts`: workerd's navigator, Deno's and Bun's globals do not count.
+  it.each([
+    ['workerd', { navigator: { userAgent: 'Cloudflare-Workers' } }],
+    ['Deno', { Deno: { version: { deno: '2.5.0' } }, navigator: { userAgent: 'Deno/2.5.0' } }],
+    ['Bun', { Bun: { version: '1.3.0' }, navigator: { userAgent: 'Bun/1.3.0' } }],
+  ])('ManagementClient keeps a client secret in %s', (_, globals) => {
+    for (const [name, value] of Object.entries(globals)) vi.stubGlobal(name, value);
+    expect(() => new ManagementClient({ domain, clientId: 'c', clientSecret: 's' })).not.toThrow();
+    expect(() => new AuthenticationClient({ domain, clientId: 'c', clientSecret: 's' })).not.toThrow();
+  });
+});
