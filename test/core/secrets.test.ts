@@ -375,16 +375,21 @@ describe('a 2xx Authentication API answer that is text', () => {
         }),
     );
 
-  it('is not kept on the ResponseValidationError, which says what came instead', async () => {
-    server.use(formEncodedTokens());
-    const auth = new AuthenticationClient({
+  /** A refresh grant of a confidential AuthenticationClient (claims only: no key set to load first). */
+  const refreshGrant = () =>
+    new AuthenticationClient({
       domain: DOMAIN,
       clientId: 'client-1',
       clientSecret: CLIENT_SECRET,
       retry: false,
       idTokenVerification: 'claims',
+    }).oauth.refreshTokenGrant({
+      refresh_token: 'old-refresh-token',
     });
-    const error = await failureOf(() => auth.oauth.refreshTokenGrant({ refresh_token: 'old-refresh-token' }));
+
+  it('is not kept on the ResponseValidationError, which says what came instead', async () => {
+    server.use(formEncodedTokens());
+    const error = await failureOf(refreshGrant);
     expect(error.name).toBe('ResponseValidationError');
     expectFreeOf(error, [ACCESS, REFRESH, CLIENT_SECRET]);
     expect((error as IdPlatformError & { body: unknown }).body).toMatch(
@@ -398,14 +403,7 @@ describe('a 2xx Authentication API answer that is text', () => {
         HttpResponse.json({ data: { access_token: ACCESS, refresh_token: REFRESH, token_type: 'Bearer', expires_in: 3600 } }),
       ),
     );
-    const auth = new AuthenticationClient({
-      domain: DOMAIN,
-      clientId: 'client-1',
-      clientSecret: CLIENT_SECRET,
-      retry: false,
-      idTokenVerification: 'claims',
-    });
-    const error = await failureOf(() => auth.oauth.refreshTokenGrant({ refresh_token: 'old-refresh-token' }));
+    const error = await failureOf(refreshGrant);
     expect(error.name).toBe('ResponseValidationError');
     expectFreeOf(error, [ACCESS, REFRESH, CLIENT_SECRET]);
   });
