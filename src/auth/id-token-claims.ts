@@ -3,7 +3,13 @@ import { type AuthApiContext, callAuthApi, checkedCallOptions } from '../core/au
 import type { RequestOptions } from '../core/options.js';
 import { ownProperties } from '../core/own-properties.js';
 import type { TokenResponse } from '../core/token-response.js';
-import type { IdTokenExpectations, IdTokenSettings, IdTokenValidationContext, TokenResponseWithClaims } from './id-token.js';
+import type {
+  IdTokenExpectations,
+  IdTokenSettings,
+  IdTokenValidationContext,
+  PreparedKeySet,
+  TokenResponseWithClaims,
+} from './id-token.js';
 
 export type { IdTokenExpectations, TokenResponseWithClaims } from './id-token.js';
 
@@ -14,12 +20,6 @@ const JwksBodySchema = z.unknown();
 type ClaimsSettings = { readonly idToken: IdTokenSettings } & AuthApiContext;
 
 /**
- * When a grant made sure of the key set: the moment (seconds since the epoch) at
- * which the set's age was judged, or `undefined` when nothing was loaded.
- */
-export type PreparedKeySet = number | undefined;
-
-/**
  * Loads what checking an ID token needs before a refresh-token grant is sent: with
  * `'signature'` verification, the checks and the tenant's key set (fetched at most
  * every 10 minutes). Were the keys fetched after the grant and that fetch failed,
@@ -28,15 +28,15 @@ export type PreparedKeySet = number | undefined;
  * (`NetworkError`, `AuthApiError`, `TimeoutError`) and the grant is not sent. The
  * call's options are checked first, so that no request leaves with bad ones. Pass
  * what it returns to {@link withIdTokenClaims}: the token is then checked with this
- * key set, even if it turned 10 minutes old during the grant.
+ * key set, even if it turned 10 minutes old during the grant or another call replaced
+ * the cached set meanwhile (only a key the set lacks, after a key rotation, fetches
+ * the set again after the grant).
  */
-export async function prepareIdTokenChecks(settings: ClaimsSettings, options: RequestOptions = {}): Promise<PreparedKeySet> {
+export async function prepareIdTokenChecks(settings: ClaimsSettings, options: RequestOptions = {}): Promise<PreparedKeySet | undefined> {
   if (settings.idToken.verification !== 'signature') return undefined;
   checkedCallOptions(settings, options);
   const { prepareIdTokenChecks: prepare } = await import('./id-token-validation.js');
-  const context = validationContext(settings, options);
-  await prepare(context);
-  return context.now;
+  return prepare(validationContext(settings, options));
 }
 
 /**
@@ -52,16 +52,16 @@ export async function withIdTokenClaims(
   tokens: TokenResponse,
   expected: IdTokenExpectations = {},
   options: RequestOptions = {},
-  prepared: PreparedKeySet = undefined,
+  prepared: PreparedKeySet | undefined = undefined,
 ): Promise<TokenResponseWithClaims> {
   if (tokens.id_token === undefined) return tokens;
   const { validateIdToken } = await import('./id-token-validation.js');
   return { ...tokens, claims: await validateIdToken(tokens.id_token, validationContext(settings, options, prepared), expected) };
 }
 
-function validationContext(settings: ClaimsSettings, options: RequestOptions, keySetAgeAt?: number): IdTokenValidationContext {
+function validationContext(settings: ClaimsSettings, options: RequestOptions, preparedKeySet?: PreparedKeySet): IdTokenValidationContext {
   const fetchJwks = () =>
     callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}) });
   const { signal, timeoutMs } = ownProperties(options);
-  return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), keySetAgeAt, fetchJwks, signal, timeoutMs };
+  return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), preparedKeySet, fetchJwks, signal, timeoutMs };
 }

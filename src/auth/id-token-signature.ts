@@ -6,7 +6,7 @@
 import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
 import { withDeadline } from '../core/deadline.js';
 import { IdTokenValidationError } from '../core/errors.js';
-import type { IdTokenSettings, IdTokenValidationContext } from './id-token.js';
+import type { IdTokenSettings, IdTokenValidationContext, PreparedKeySet } from './id-token.js';
 
 /** After a key rotation, a key missing from the cached set refetches the set, at most this often. */
 const REFETCH_COOLDOWN_SEC = 30;
@@ -40,13 +40,15 @@ function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext): Ca
 }
 
 /**
- * The cached key set of `context`'s client while it is younger than
- * {@link KEY_SET_MAX_AGE_SEC} (at `keySetAgeAt`, else now), else a fresh fetch.
+ * The key set to check a token with: the one its grant loaded, else the cached set of
+ * `context`'s client while it is younger than {@link KEY_SET_MAX_AGE_SEC}, else a
+ * fresh fetch.
  */
 function currentKeySet(context: IdTokenValidationContext): CachedKeySet {
+  // A prepared set is an entry of this module's cache (see loadKeySet).
+  if (context.preparedKeySet !== undefined) return context.preparedKeySet as CachedKeySet;
   const cached = cache.get(context.settings);
-  const at = context.keySetAgeAt ?? context.now;
-  return cached !== undefined && at - cached.fetchedAt < KEY_SET_MAX_AGE_SEC ? cached : fetchKeySet(context);
+  return cached !== undefined && context.now - cached.fetchedAt < KEY_SET_MAX_AGE_SEC ? cached : fetchKeySet(context);
 }
 
 /**
@@ -59,14 +61,17 @@ function keysOf(entry: CachedKeySet, { signal, timeoutMs }: IdTokenValidationCon
 
 /**
  * Makes sure the tenant's key set is at hand (cached and young enough, or fetched
- * now), so that a token verified soon after needs no fetch. Throws what the fetch
+ * now) and returns it, so that a token verified soon after is checked with it and
+ * needs no fetch (but for a key the set lacks: key rotation). Throws what the fetch
  * throws (`AuthApiError`, `NetworkError`, `TimeoutError`) or `IdTokenValidationError`
  * for a set that is not a JSON Web Key Set.
  */
-export async function loadKeySet(context: IdTokenValidationContext): Promise<void> {
-  await keysOf(currentKeySet(context), context).catch((error: unknown) => {
+export async function loadKeySet(context: IdTokenValidationContext): Promise<PreparedKeySet> {
+  const entry = currentKeySet(context);
+  await keysOf(entry, context).catch((error: unknown) => {
     throw toValidationError(error);
   });
+  return entry;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import { IdTokenValidationError } from '../core/errors.js';
-import type { IdTokenClaims, IdTokenExpectations, IdTokenSettings, IdTokenValidationContext } from './id-token.js';
+import type { IdTokenClaims, IdTokenExpectations, IdTokenSettings, IdTokenValidationContext, PreparedKeySet } from './id-token.js';
 
 /**
  * Decodes `idToken` and checks, in this order: the header's `alg`, `iss`, `sub`,
@@ -36,10 +36,10 @@ export async function validateIdToken(
  * sent: with `'signature'` verification, the signature checks and the tenant's key
  * set (see `loadKeySet`). Throws what fetching the keys throws.
  */
-export async function prepareIdTokenChecks(context: IdTokenValidationContext): Promise<void> {
-  if (context.settings.verification !== 'signature') return;
+export async function prepareIdTokenChecks(context: IdTokenValidationContext): Promise<PreparedKeySet | undefined> {
+  if (context.settings.verification !== 'signature') return undefined;
   const { loadKeySet } = await import('./id-token-signature.js');
-  await loadKeySet(context);
+  return loadKeySet(context);
 }
 
 function decode(idToken: string): { alg: unknown; payload: JWTPayload } {

@@ -68,17 +68,24 @@ export interface IdTokenSettings {
   readonly verification: IdTokenVerification;
 }
 
+/** A key set loaded by the signature checks (their cache entry), handed back to them as it is. */
+export interface PreparedKeySet {
+  /** When it was fetched, in seconds since the epoch. */
+  readonly fetchedAt: number;
+  readonly keys: Promise<unknown>;
+}
+
 /** What the lazily loaded checks get from the client: the time, and its tenant's key set. */
 export interface IdTokenValidationContext {
   readonly settings: IdTokenSettings;
   /** Now, in seconds since the epoch. */
   readonly now: number;
   /**
-   * When the cached key set's age is judged (seconds since the epoch): the moment a
-   * grant loaded it, before it was sent, so that the token it returns is checked with
-   * that set even when the set turned 10 minutes old meanwhile. `now` when absent.
+   * The key set a grant loaded before it was sent: the token it returns is checked
+   * with this set, even when the set turned 10 minutes old meanwhile, or another call
+   * replaced the cached one. Without it, the cached set (or a fresh fetch) is used.
    */
-  readonly keySetAgeAt?: number | undefined;
+  readonly preparedKeySet?: PreparedKeySet | undefined;
   /**
    * Fetches the tenant's `/.well-known/jwks.json` with the client's own timeout and no
    * caller's signal: one fetch serves every call waiting for it (not cached: the caller caches).

@@ -5,13 +5,8 @@ import { postAsClient, requestToken } from '../core/token-endpoint.js';
 import type { TokenResponse } from '../core/token-response.js';
 import { validateParams } from '../core/validation.js';
 import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js';
-import {
-  type IdTokenExpectations,
-  type PreparedKeySet,
-  prepareIdTokenChecks,
-  type TokenResponseWithClaims,
-  withIdTokenClaims,
-} from './id-token-claims.js';
+import type { PreparedKeySet } from './id-token.js';
+import { type IdTokenExpectations, prepareIdTokenChecks, type TokenResponseWithClaims, withIdTokenClaims } from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
 import { REDIRECT_URI_RULE } from './url-params.js';
 

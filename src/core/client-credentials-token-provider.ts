@@ -67,14 +67,17 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   }
 
   /**
-   * The token to send: the cache's, or the one this client fetched last (while it is
-   * good: a shared cache may not have it yet, or may have failed to store it), or a
+   * The token to send: the one this client fetched last (while it is good: a shared
+   * cache may not have it yet, or may have failed to store it), or the cache's, or a
    * new one. A caller waits for a token being fetched as long as its `signal` and
    * `timeoutMs` allow (`TimeoutError`); the fetch goes on for the others.
    */
   getToken(signal?: AbortSignal, timeoutMs?: number): Promise<string> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#pending === undefined) {
+      // The token this client fetched, while good: no look-up (one of a shared cache could fail unheard).
+      const fetched = this.#lastFetched();
+      if (fetched !== undefined) return Promise.resolve(fetched);
       const cache = this.#cache;
       const { cacheKey } = this.#options;
       let cached: ReturnType<TokenCache['get']>;
@@ -85,8 +88,6 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       }
       // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
       if (this.#usable(cached)) return Promise.resolve(cached);
-      const fetched = this.#lastFetched();
-      if (fetched !== undefined) return Promise.resolve(fetched);
       this.#pending = this.#load(cached).finally(() => {
         this.#pending = undefined;
       });

@@ -314,7 +314,10 @@ export function iterateWindowedList<T extends { readonly id?: string | undefined
       onLimit: list.onLimit,
       hasMoreAfter: async (last) => {
         const probeFields = sortPath[0] === 'id' ? 'id' : `id,${sortPath[0]}`;
-        const { items } = await list.fetchPage({ sort: reversed, page: 0, per_page: PROBE_SIZE, fields: probeFields });
+        const answer = await list.fetchPage({ sort: reversed, page: 0, per_page: PROBE_SIZE, fields: probeFields });
+        // With nothing past the window, the list's last records are the ones this iteration fetched
+        // (it may have resumed late: records before its start are not among them).
+        const items = answer.items.slice(0, fetched.size);
         if (items.some((record) => !fetched.has(record.id))) return true;
         if (items.length < PROBE_SIZE) return false;
         // All yielded: past the window lie at most ties of the last key, which the probe holds

@@ -184,26 +184,33 @@ describe('a refresh-token grant loads the keys before it is sent', () => {
     expect(requests).toHaveLength(0);
   });
 
-  it('checks the token with the set it loaded, even when that set turned 10 minutes old during the grant', async () => {
+  it('checks the token with the set it loaded, even when that set turned 10 minutes old or was replaced during the grant', async () => {
     const token = await idToken(claims({ nonce: undefined }));
     const fakeClock = clock();
     let jwksFetches = 0;
+    let duringGrant: (() => Promise<void>) | undefined;
+    const auth = client({ clock: fakeClock, retry: false });
     server.use(
       http.get(`${ORIGIN}/.well-known/jwks.json`, () => {
         jwksFetches += 1;
         return jwksFetches === 1 ? HttpResponse.json(jwks) : new HttpResponse('down', { status: 503 });
       }),
-      http.post(`${ORIGIN}/oauth/token`, () => {
+      http.post(`${ORIGIN}/oauth/token`, async () => {
         fakeClock.advance(2_000); // a grant that takes 2 s
+        await duringGrant?.();
         return HttpResponse.json({ access_token: 'at', token_type: 'Bearer', expires_in: 60, id_token: token });
       }),
     );
-    const auth = client({ clock: fakeClock, retry: false });
     await auth.oauth.refreshTokenGrant({ refresh_token: 'rt-1' }); // loads the set at NOW
     fakeClock.advance(597_000); // the set is 599 s old: young enough before the grant, 601 s after it
+    // Meanwhile another refresh finds the set too old, fetches it, fails (the endpoint is down) and replaces it.
+    duringGrant = async () => {
+      duringGrant = undefined;
+      await expect(auth.oauth.refreshTokenGrant({ refresh_token: 'rt-other' })).rejects.toMatchObject({ name: 'AuthApiError' });
+    };
     const result = await auth.oauth.refreshTokenGrant({ refresh_token: 'rt-2' });
     expect(result.claims?.sub).toBe('user-1');
-    expect(jwksFetches).toBe(1);
+    expect(jwksFetches).toBe(2); // the other call's fetch; none after rt-2's grant
   });
 
   it('fetches no keys when the grant asks for a scope without openid', async () => {

@@ -32,6 +32,18 @@ describe('resolveCredentials', () => {
       }
     });
 
+    it('in a simulated DOM (jsdom, happy-dom: tests running in Node), both clients take a client secret', () => {
+      vi.stubGlobal(global, value);
+      for (const userAgent of [
+        'Mozilla/5.0 (linux) AppleWebKit/537.36 (KHTML, like Gecko) jsdom/26.1.0',
+        'Mozilla/5.0 (X11; Linux x64) AppleWebKit/537.36 (KHTML, like Gecko) HappyDOM/17.4.4',
+      ]) {
+        vi.stubGlobal('navigator', { userAgent });
+        expect(() => new ManagementClient({ domain, clientId: 'c', clientSecret: 's' })).not.toThrow();
+        expect(() => new AuthenticationClient({ domain, clientId: 'c', clientSecret: 's' })).not.toThrow();
+      }
+    });
+
     it('ManagementClient still takes a bearer token, and AuthenticationClient a client id alone', () => {
       vi.stubGlobal(global, value);
       expect(() => new ManagementClient({ domain, token: 't' })).not.toThrow();

@@ -168,6 +168,22 @@ describe('iterateWindowedList past the 1000-record window, with ties in the sort
     expect(error).toBeInstanceOf(PagingLimitError);
   });
 
+  it('ends quietly when exactly 1000 records exist and the iteration resumed late (page 19 of 50)', async () => {
+    const fetchPage = tiedServer(rows(1000, (index) => index));
+    const { seen, error } = await collect(
+      iterateWindowedList<Row>({
+        perPage: 50,
+        startPage: 19,
+        onLimit: 'throw',
+        sort: 'day:1',
+        defaultSort: 'day:1',
+        fetchPage,
+      }) as AsyncIterable<never>,
+    );
+    expect(seen).toHaveLength(50);
+    expect(error).toBeUndefined();
+  });
+
   it('ends quietly when exactly 1000 records exist and the last ones tie', async () => {
     const { seen, error } = await iterate(tiedServer(rows(1000, (index) => Math.min(index, 990))));
     expect(seen).toHaveLength(1000);

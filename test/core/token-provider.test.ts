@@ -314,3 +314,21 @@ describe('lazyTokenProvider', () => {
     await expect(pending).rejects.toBe(reason);
   });
 });
+
+describe('ClientCredentialsTokenProvider with a shared cache that goes down', () => {
+  it('hands out the token it fetched without looking it up, so a failing look-up is never left unhandled', async () => {
+    let lookUps = 0;
+    const cache: TokenCache = {
+      get: async () => {
+        lookUps++;
+        if (lookUps > 1) throw new Error('cache unavailable (ECONNREFUSED)');
+        return undefined;
+      },
+      set: async () => {},
+    };
+    const tokens = provider(issuer(3600), cache);
+    expect(await tokens.getToken()).toBe('token-1');
+    expect(await tokens.getToken()).toBe('token-1');
+    expect(lookUps).toBe(1);
+  });
+});
