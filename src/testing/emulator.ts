@@ -168,12 +168,15 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
       return [serverError(api, fault.status)];
     }
     const bucket = buckets[api];
-    if (!bucket.take()) {
-      const retryAfter = String(retryAfterSeconds(bucket.peek().resetAtMs, now()));
-      return [errorFor(api, 429, TOO_MANY_REQUESTS_MESSAGE, 'too_many_requests', { 'retry-after': retryAfter })];
+    const taken = bucket.take();
+    if (taken === undefined) {
+      const empty = bucket.peek();
+      const retryAfter = String(retryAfterSeconds(empty.resetAtMs, now()));
+      return [errorFor(api, 429, TOO_MANY_REQUESTS_MESSAGE, 'too_many_requests', { 'retry-after': retryAfter }), empty];
     }
     const response = await route({ request, url, api, tokenEndpoint, tokens, store });
-    return [fault !== undefined && 'malformed' in fault ? await malformResponse(response, fault.body) : response];
+    // The bucket as it stood when this request was let through, not as others in flight left it.
+    return [fault !== undefined && 'malformed' in fault ? await malformResponse(response, fault.body) : response, taken];
   }
 
   async function handle(request: Request): Promise<Response> {

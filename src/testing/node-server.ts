@@ -25,7 +25,7 @@ export interface EmulatorServer {
   readonly baseUrl: string;
   /** The host and port, e.g. `127.0.0.1:53124` (not a `domain` option of the clients, which means https: use `baseUrl`). */
   readonly domain: string;
-  /** Stops accepting connections, closes open ones, and resolves once the server is down. */
+  /** Stops accepting connections, closes open ones, and resolves once the server is down; calling it again waits for the same close. */
   close(): Promise<void>;
 }
 
@@ -55,15 +55,17 @@ export async function serve(handle: (request: Request) => Promise<Response>, opt
     return `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   }
   const domain = hostAndPort();
+  let closed: Promise<void> | undefined;
   return {
     url: `http://${domain}`,
     baseUrl: `http://${domain}/api/v2`,
     domain,
+    // Once: a second call (an afterEach and an afterAll, say) waits for the same close.
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      (closed ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      })),
   };
 }
 

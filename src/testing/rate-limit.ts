@@ -40,17 +40,25 @@ export class RateLimitBucket {
     this.#now = now;
   }
 
-  /** Uses one request of the window; `false` when none is left (answer 429). */
-  take(): boolean {
+  /**
+   * Uses one request of the window and returns the state to report with its answer
+   * (taken as the request is let through: concurrent requests each report their own
+   * count); `undefined` when none is left (answer 429).
+   */
+  take(): RateLimitSnapshot | undefined {
     this.#roll();
-    if (this.#used >= this.#limit) return false;
+    if (this.#used >= this.#limit) return undefined;
     this.#used++;
-    return true;
+    return this.#snapshot();
   }
 
   /** The state to report now, without using a request. */
   peek(): RateLimitSnapshot {
     this.#roll();
+    return this.#snapshot();
+  }
+
+  #snapshot(): RateLimitSnapshot {
     return { limit: this.#limit, remaining: this.#limit - this.#used, resetAtMs: (this.#windowStart ?? 0) + this.#windowMs };
   }
 

@@ -1,6 +1,8 @@
 /** How the emulator writes its answers: JSON bodies, and the two error shapes of the platform. */
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  204: 'No Content',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

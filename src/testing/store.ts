@@ -140,6 +140,7 @@ export class TenantStore implements EmulatorData, SeedTarget {
         if (this.#organizations.has(id)) throw new TypeError(`organization "${id}" already exists`);
         const name = seed.name ?? id;
         const invitations = (seed.invitations ?? []).map((invitation) => this.#completeInvitation(id, name, invitation));
+        checkUniqueIds(invitations);
         this.#organizations.set(id, { name, invitations: new LazyList(() => invitations) });
       },
       remove: (id) => this.#organizations.delete(id),
@@ -147,12 +148,14 @@ export class TenantStore implements EmulatorData, SeedTarget {
       ids: () => [...this.#organizations.keys()],
     };
     this.invitations = {
-      list: (organizationId) => [...this.#organization(organizationId).invitations.items],
+      // Copies: a record changed by a test never changes what the API serves (unchecked).
+      list: (organizationId) => this.#organization(organizationId).invitations.items.map((record) => structuredClone(record)),
       add: (organizationId, ...invitations) => {
         const organization = this.#organization(organizationId);
         const added = invitations.map((invitation) => this.#completeInvitation(organizationId, organization.name, invitation));
+        checkUniqueIds([...organization.invitations.items, ...added]);
         organization.invitations.items.push(...added);
-        return added;
+        return added.map((record) => structuredClone(record));
       },
       remove: (organizationId, invitationId) =>
         removeWhere(this.#organization(organizationId).invitations.items, (i) => i.id === invitationId),
@@ -242,9 +245,12 @@ export class TenantStore implements EmulatorData, SeedTarget {
     if (input.organization_id !== undefined && input.organization_id !== organizationId) {
       throw new TypeError(`invitation.organization_id "${input.organization_id}" is not "${organizationId}"`);
     }
+    // A member given as `undefined` is missing: it is filled in like one left out.
+    const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as InvitationRecord;
     const random = this.#random;
-    const ticketId = input.ticket_id ?? random.chars(32);
-    const createdAt = input.created_at ?? new Date(this.#now()).toISOString();
+    const ticketId = given.ticket_id ?? random.chars(32);
+    const createdAt = given.created_at ?? new Date(this.#now()).toISOString();
+    const createdMs = Date.parse(createdAt); // not a date: the schema below names `created_at`
     const filled: InvitationRecord = {
       id: `uinv_${random.chars(16)}`,
       organization_id: organizationId,
@@ -252,9 +258,9 @@ export class TenantStore implements EmulatorData, SeedTarget {
       invitee: { email: `invitee.${random.chars(8, 'abcdefghijklmnopqrstuvwxyz0123456789')}@example.com` },
       invitation_url: invitationUrl(ticketId, organizationId, organizationName),
       created_at: createdAt,
-      expires_at: new Date(Date.parse(createdAt) + WEEK_MS).toISOString(),
+      ...(Number.isNaN(createdMs) ? {} : { expires_at: new Date(createdMs + WEEK_MS).toISOString() }),
       ticket_id: ticketId,
-      ...input,
+      ...given,
     };
     // The schema answers with the fields in the spec's order, whatever order the caller used.
     const result = InvitationRecord.safeParse(filled);
@@ -272,6 +278,15 @@ export function invitationUrl(
 ): string {
   const encode = encodeURIComponent;
   return `${base}?invitation=${encode(ticketId)}&organization=${encode(organizationId)}&organization_name=${encode(organizationName)}`;
+}
+
+/** Refuses two invitations of one organization with the same id (the platform cannot hold them; a page would show the id twice). */
+function checkUniqueIds(invitations: readonly InvitationRecord[]): void {
+  const ids = new Set<string | undefined>();
+  for (const { id } of invitations) {
+    if (ids.has(id)) throw new TypeError(`invitation id "${id}" is already used in this organization`);
+    ids.add(id);
+  }
 }
 
 function checkOrganizationId(id: string): void {

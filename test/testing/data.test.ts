@@ -108,6 +108,28 @@ describe('emulator.data', () => {
     expect(() => data.invitations.add('org_a', { surprise: 1 } as never)).toThrow(/unknown "surprise"/);
     expect(() => data.invitations.add('org_missing', {})).toThrow(/no organization "org_missing"/);
     expect(() => data.invitations.list('org_missing')).toThrow(TypeError);
+    expect(() => data.invitations.add('org_a', { created_at: 'yesterday' })).toThrow(/created_at/);
+    const [first] = data.invitations.add('org_a', {});
+    expect(() => data.invitations.add('org_a', { id: first?.id })).toThrow(/already used/);
+    expect(() => data.invitations.add('org_a', { id: 'uinv_x' }, { id: 'uinv_x' })).toThrow(/already used/);
+    expect(() => data.organizations.add('org_b', { invitations: [{ id: 'uinv_y' }, { id: 'uinv_y' }] })).toThrow(/already used/);
+  });
+
+  it('fills in a member given as undefined, as one left out', () => {
+    const { data } = createTenantEmulator({ seed: 'empty' });
+    data.organizations.add('org_a');
+    const [added] = data.invitations.add('org_a', { id: undefined, created_at: undefined });
+    expect(added?.id).toMatch(/^uinv_/);
+    expect(added?.created_at).toEqual(expect.any(String));
+  });
+
+  it('hands out copies: a record changed by a test does not change what the API serves', async () => {
+    const emulator = createTenantEmulator({ seed: 'empty' });
+    emulator.data.organizations.add('org_a', { invitations: [{ inviter: { name: 'Ada' } }] });
+    const [listed] = emulator.data.invitations.list('org_a');
+    if (listed?.inviter) (listed.inviter as { name: string }).name = '';
+    const { body } = await read(await managementRequest(emulator, '/organizations/org_a/invitations'));
+    expect(body).toMatchObject([{ inviter: { name: 'Ada' } }]);
   });
 
   it('adds and removes modules and the actions that use them', async () => {

@@ -28,6 +28,12 @@ const badQuery = (message: string | RegExp) => ({
   body: { statusCode: 400, error: 'Bad Request', message: expect.stringMatching(message), errorCode: 'invalid_query_string' },
 });
 
+/** A path validation error: tagged `invalid_uri`, as the emulator's other path errors. */
+const badPath = (message: string | RegExp) => ({
+  status: 400,
+  body: { statusCode: 400, error: 'Bad Request', message: expect.stringMatching(message), errorCode: 'invalid_uri' },
+});
+
 describe('GET /organizations/{id}/invitations', () => {
   it('answers 50 invitations by default, newest first (sort created_at:-1), each valid by the SDK schema', async () => {
     const page = await invitations('');
@@ -178,13 +184,13 @@ describe('GET /organizations/{id}/invitations', () => {
         headers: expect.anything(),
         body: { statusCode: 404, error: 'Not Found', message: 'No organization found by that id', errorCode: 'inexistent_organization' },
       });
-      expect(await list('', 'o'.repeat(51))).toMatchObject(badQuery(/too long \(51 chars\), maximum 50/));
+      expect(await list('', 'o'.repeat(51))).toMatchObject(badPath(/too long \(51 chars\), maximum 50/));
     });
 
     it('counts characters, not UTF-16 units: an id of 50 emoji is served, 51 refused', async () => {
       emulator.data.organizations.add('😀'.repeat(50));
       expect(await invitations('', encodeURIComponent('😀'.repeat(50)))).toEqual([]);
-      expect(await list('', encodeURIComponent('😀'.repeat(51)))).toMatchObject(badQuery(/too long \(51 chars\), maximum 50/));
+      expect(await list('', encodeURIComponent('😀'.repeat(51)))).toMatchObject(badPath(/too long \(51 chars\), maximum 50/));
     });
 
     it('checks the query before looking the organization up', async () => {

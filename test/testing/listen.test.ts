@@ -120,5 +120,6 @@ describe('emulator.listen() (a real socket on 127.0.0.1)', () => {
     expect((await fetch(`${other.url}/.well-known/jwks.json`)).status).toBe(200);
     await other.close();
     await expect(fetch(`${other.url}/.well-known/jwks.json`)).rejects.toThrow();
+    await expect(other.close()).resolves.toBeUndefined(); // a second close (afterEach and afterAll) waits for the same
   });
 });

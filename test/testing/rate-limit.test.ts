@@ -105,3 +105,11 @@ describe('rate limiting', () => {
     expect(() => createTenantEmulator({ rateLimit: { windowMs: 0 } })).toThrow(RangeError);
   });
 });
+
+it('gives concurrent requests each their own X-RateLimit-Remaining, and a success its OK', async () => {
+  const emulator = createTenantEmulator({ now: () => 1_700_000_000_000 });
+  const get = () => managementRequest(emulator, '/guardian/factors/phone/message-types');
+  const responses = await Promise.all([get(), get()]);
+  expect(responses.map((response) => response.headers.get('x-ratelimit-remaining')).sort()).toEqual(['998', '999']);
+  expect(responses.map((response) => response.statusText)).toEqual(['OK', 'OK']);
+});

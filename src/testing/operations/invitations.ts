@@ -23,7 +23,8 @@ interface Sort {
 /**
  * `GET /organizations/{id}/invitations` (spec 4.1, 7.1, 8), scope `read:organization_invitations`.
  *
- * - `id` at most 50 characters, else 400 `invalid_query_string`;
+ * - `id` at most 50 characters, else 400 `invalid_uri` (a path validation error, as the
+ *   platform tags those);
  * - `page` integer ≥ 0 (default 0), `per_page` integer 1–100 (default 50),
  *   `include_totals` / `include_fields` `true` or `false`, `fields` a comma-separated
  *   list of invitation fields (empty: all), `sort` `field:1` or `field:-1` (default
@@ -47,7 +48,7 @@ export const listInvitations: Operation = {
       return managementError(
         400,
         `Path validation error: 'String is too long (${characters} chars), maximum ${MAX_ORGANIZATION_ID_LENGTH}' on property id (ID of the organization).`,
-        'invalid_query_string',
+        'invalid_uri',
       );
     }
     const query = new QueryReader(url.searchParams, PARAMETERS);
