@@ -25,11 +25,16 @@ export function checkedCommandTimeout(commandTimeoutMs: unknown): number {
   return commandTimeoutMs;
 }
 
-/** Runs a Redis command, or answers locally when Redis can't. */
+/**
+ * Runs a Redis command, or answers locally when Redis can't. With `cleanup`, the
+ * command is sent even while the adapter answers locally after a failure (a lock's
+ * release: left undone, it would hold the other processes until it expires).
+ */
 export type RedisOrLocal = <T>(
   command: readonly [string, ...(string | number)[]],
   read: (reply: unknown) => T,
   local: () => T,
+  cleanup?: boolean,
 ) => Promise<T>;
 
 /**
@@ -47,8 +52,8 @@ export function redisOrLocal(client: RedisClientLike, timeoutMs: number, clock: 
     localUntil = clock.now() + REDIS_RETRY_AFTER_MS;
     return local();
   };
-  return async (command, read, local) => {
-    if (!isReady() || clock.now() < localUntil) return local();
+  return async (command, read, local, cleanup = false) => {
+    if (!isReady() || (!cleanup && clock.now() < localUntil)) return local();
     try {
       return read(await withDeadline(send(...command), undefined, timeoutMs, `Redis ${command[0]} timed out`));
     } catch {

@@ -43,10 +43,12 @@ export function createRedisTokenCache(client: RedisClientLike, options: RedisTok
   const release = async (key: string, owner = held.get(key)) => {
     if (owner === undefined || held.get(key) !== owner) return;
     held.delete(key);
+    // Sent even while Redis answers locally (the token's SET failed, say): the others would wait for it.
     await run(
       ['EVAL', RELEASE_OWN_LOCK, 1, lockKey(key), owner],
       () => undefined,
       () => undefined,
+      true,
     );
   };
   return {

@@ -180,3 +180,33 @@ describe('createRedisTokenCache on a slow Redis', () => {
     },
   );
 });
+
+describe('createRedisTokenCache when the token cannot be stored', () => {
+  it("gives the holder's lock back, so that another process takes it over at once", async () => {
+    const redis = await redisClientKinds.redis(server.url);
+    try {
+      await redis.command('FLUSHALL');
+      const key = 'idplatform:a:b:c';
+      // The one SET of the token fails (a connection reset); every other command reaches Redis.
+      let failed = false;
+      const flaky = {
+        sendCommand: async (args: string[]) => {
+          if (args[0] === 'SET' && args[1] === key && !failed) {
+            failed = true;
+            throw new Error('write ECONNRESET');
+          }
+          return redis.command(...(args as [string, ...string[]]));
+        },
+      };
+      const cache = createRedisTokenCache(flaky);
+      expect(await cache.lock?.(key, 5_000)).toBe(true);
+      await cache.set(key, 'token-A', 60_000);
+      await vi.waitFor(async () => expect(Number(await redis.command('PTTL', `${key}:lock`))).toBe(-2));
+      expect(failed).toBe(true);
+      expect(await redis.command('GET', key)).toBeNull();
+      expect(await createRedisTokenCache(redis.client).lock?.(key, 5_000)).toBe(true);
+    } finally {
+      await redis.close();
+    }
+  });
+});
