@@ -35,8 +35,8 @@ type ClaimsSettings = { readonly idToken: IdTokenSettings } & AuthApiContext;
 export async function prepareIdTokenChecks(settings: ClaimsSettings, options: RequestOptions = {}): Promise<PreparedKeySet | undefined> {
   if (settings.idToken.verification !== 'signature') return undefined;
   checkedCallOptions(settings, options);
-  const { prepareIdTokenChecks: prepare } = await import('./id-token-validation.js');
-  return prepare(validationContext(settings, options));
+  const { loadKeySet } = await import('./id-token-signature.js');
+  return loadKeySet(validationContext(settings, options));
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import { IdTokenValidationError } from '../core/errors.js';
-import type { IdTokenClaims, IdTokenExpectations, IdTokenSettings, IdTokenValidationContext, PreparedKeySet } from './id-token.js';
+import type { IdTokenClaims, IdTokenExpectations, IdTokenSettings, IdTokenValidationContext } from './id-token.js';
 
 /**
  * Decodes `idToken` and checks, in this order: the header's `alg`, `iss`, `sub`,
@@ -29,17 +29,6 @@ export async function validateIdToken(
     await verifyIdTokenSignature(idToken, context);
   }
   return claims;
-}
-
-/**
- * Loads what checking an ID token needs, before the grant that may return one is
- * sent: with `'signature'` verification, the signature checks and the tenant's key
- * set (see `loadKeySet`). Throws what fetching the keys throws.
- */
-export async function prepareIdTokenChecks(context: IdTokenValidationContext): Promise<PreparedKeySet | undefined> {
-  if (context.settings.verification !== 'signature') return undefined;
-  const { loadKeySet } = await import('./id-token-signature.js');
-  return loadKeySet(context);
 }
 
 function decode(idToken: string): { alg: unknown; payload: JWTPayload } {

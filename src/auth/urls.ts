@@ -171,20 +171,13 @@ export function buildAuthorizeUrl(origin: string, clientId: string, method: Toke
   if (method === 'none' && response_type.includes('code') && code_challenge === undefined) {
     throw new ConfigurationError('A public client (client id only) must use PKCE: pass the `code_challenge` from createPkcePair()');
   }
-  const url = new URL('/authorize', origin);
-  const query = {
+  return pathWithQuery(origin, 'authorize', {
     client_id: clientId,
     response_type,
     scope,
     ...rest,
     ...(code_challenge && { code_challenge, code_challenge_method: 'S256' }),
-  };
-  for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    if (typeof value === 'string') checkUrlValue([name], value); // a lone surrogate would silently become U+FFFD
-    url.searchParams.set(name, String(value));
-  }
-  return url.href;
+  });
 }
 
 /** `{origin}/v2/logout?client_id=…&returnTo=…` (and `federated` when asked). */
@@ -231,13 +224,13 @@ export function buildWsfedUrl(origin: string, clientId: string, params: WsfedUrl
   return pathWithQuery(origin, encodePath`wsfed/${clientId}`, checkUrlParams<Record<string, string | undefined>>(WSFED_URL_RULES, params));
 }
 
-/** `{origin}/{path}` with the checked string parameters that are set as its query. */
-function pathWithQuery(origin: string, path: string, params: Readonly<Record<string, string | undefined>>): string {
+/** `{origin}/{path}` with the checked parameters that are set as its query. */
+function pathWithQuery(origin: string, path: string, params: Readonly<Record<string, string | number | undefined>>): string {
   const url = new URL(`/${path}`, origin);
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    checkUrlValue([name], value); // a lone surrogate would silently become U+FFFD
-    url.searchParams.set(name, value);
+    if (typeof value === 'string') checkUrlValue([name], value); // a lone surrogate would silently become U+FFFD
+    url.searchParams.set(name, String(value));
   }
   return url.href;
 }

@@ -21,7 +21,7 @@ export interface ClientCredentialsTokenProviderOptions {
   readonly cacheKey: string;
   /** The most time before expiry at which a token is refreshed; short-lived tokens use a tenth of their life instead. */
   readonly maxSkewMs: number;
-  /** Time for waiting on another process's token (with `cache.lock`). Default: the system clock. */
+  /** Time for the token's life here and for waiting on another process's token (with `cache.lock`). Default: the system clock. */
   readonly clock?: Pick<Clock, 'now' | 'sleep'> | undefined;
   /**
    * The client's `timeoutMs`: how long any one answer of `cache` may take (a cache
@@ -56,6 +56,8 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #options: ClientCredentialsTokenProviderOptions;
   /** `options.cache`, each answer bounded by `options.timeoutMs`. */
   readonly #cache: TokenCache;
+  /** `options.clock`, or the system clock. */
+  readonly #clock: Pick<Clock, 'now' | 'sleep'>;
   #pending: Promise<string> | undefined;
   /** The token this client fetched last and until when it may be handed out (the cache's time to live). */
   #fetched: { readonly token: string; readonly goodUntil: number } | undefined;
@@ -64,6 +66,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   constructor(options: ClientCredentialsTokenProviderOptions) {
     this.#options = options;
     this.#cache = boundedTokenCache(options.cache, options.timeoutMs);
+    this.#clock = options.clock ?? systemClock;
   }
 
   /**
@@ -102,7 +105,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   #lastFetched(): string | undefined {
     const fetched = this.#fetched;
     if (fetched === undefined) return undefined;
-    if (fetched.goodUntil > (this.#options.clock ?? systemClock).now() && !this.#rejected.has(fetched.token)) return fetched.token;
+    if (fetched.goodUntil > this.#clock.now() && !this.#rejected.has(fetched.token)) return fetched.token;
     this.#fetched = undefined;
     return undefined;
   }
@@ -127,9 +130,8 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     try {
       const cached = await cachedAnswer;
       if (this.#usable(cached)) return cached;
-      const clock = this.#options.clock ?? systemClock;
       const usable = (answer: unknown) => this.#usable(answer);
-      shared = await waitForSharedToken({ cache, key: cacheKey, usable, clock, maxWaitMs: timeoutMs });
+      shared = await waitForSharedToken({ cache, key: cacheKey, usable, clock: this.#clock, maxWaitMs: timeoutMs });
       if (typeof shared === 'string') return shared;
     } catch (error) {
       throw new TokenRequestError(error);
@@ -145,7 +147,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     }
     const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
     const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
-    if (ttlMs > 0) this.#fetched = { token: issued.accessToken, goodUntil: (this.#options.clock ?? systemClock).now() + ttlMs };
+    if (ttlMs > 0) this.#fetched = { token: issued.accessToken, goodUntil: this.#clock.now() + ttlMs };
     // Stored while the call goes on with its token: a cache slow to store (or failing to) does not hold it.
     void this.#store(issued.accessToken, ttlMs, holdsLock);
     return issued.accessToken;

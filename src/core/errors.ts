@@ -357,7 +357,7 @@ export class TokenRequestError extends IdPlatformError {
   override readonly name = 'TokenRequestError' as const;
 
   constructor(cause: unknown) {
-    super(`Could not obtain a Management API access token: ${cause instanceof Error ? cause.message : String(cause)}`, {
+    super(`Could not obtain a Management API access token: ${messageOf(cause)}`, {
       cause,
     });
   }
@@ -382,6 +382,15 @@ export class IdTokenValidationError extends IdPlatformError {
   constructor(claim: string, message: string) {
     super(message);
     this.claim = claim;
+  }
+}
+
+/** What `error` says, for a message of ours: its `message`, or the value as text (`String` may throw for an odd value). */
+export function messageOf(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'an error that cannot be shown as text';
   }
 }
 

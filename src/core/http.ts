@@ -1,6 +1,6 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { VERSION } from '../version.js';
-import { type HttpResponseErrorDetails, IdPlatformError, NetworkError, TimeoutError } from './errors.js';
+import { type HttpResponseErrorDetails, IdPlatformError, messageOf, NetworkError, TimeoutError } from './errors.js';
 import { networkFailure, reportingNetworkFailures, withoutSecrets } from './network-failure.js';
 import { checkCallTimeout } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
@@ -140,15 +140,6 @@ function exchangeFailure(error: unknown, signal: AbortSignal | undefined, failed
   if (signal?.aborted) return signal.reason;
   const failure = error instanceof IdPlatformError ? error : networkFailure(`${failed}: ${messageOf(error)}`, error);
   return failure instanceof NetworkError && secrets !== undefined ? withoutSecrets(failure, secrets) : failure;
-}
-
-/** What `error` says: its message, or the value as text (`String` may throw for an odd value). */
-function messageOf(error: unknown): string {
-  try {
-    return error instanceof Error ? error.message : String(error);
-  } catch {
-    return 'an error that cannot be shown as text';
-  }
 }
 
 /** ky's own `TimeoutError` (it holds the request, so it is never passed on). */

@@ -82,12 +82,15 @@ export function networkFailure(message: string, cause: unknown): NetworkError {
 /** The most links of a `cause` chain that {@link withoutSecrets} reads and copies. */
 const MAX_CAUSE_LINKS = 8;
 
+/** A runtime's system-error members (Node's, undici's): kept, scrubbed, on the copies of a chain. */
+const SYSTEM_MEMBERS = ['code', 'errno', 'syscall', 'address', 'port', 'hostname'] as const;
+
 /**
- * The members of a runtime's own network errors (undici's, Node's system errors):
- * an error with other members may carry anything (a `Request`, its `Headers`, a
- * list of errors) and is never passed on as it is.
+ * The members of a runtime's own network errors: an error with other members may
+ * carry anything (a `Request`, its `Headers`, a list of errors) and is never passed
+ * on as it is.
  */
-const PLAIN_ERROR_MEMBERS = new Set(['stack', 'message', 'cause', 'name', 'code', 'errno', 'syscall', 'address', 'port', 'hostname']);
+const PLAIN_ERROR_MEMBERS: ReadonlySet<string> = new Set(['stack', 'message', 'cause', 'name', ...SYSTEM_MEMBERS]);
 
 /**
  * `failure` with none of `secrets` (the attempt's credentials: token, client secret,
@@ -102,8 +105,10 @@ const PLAIN_ERROR_MEMBERS = new Set(['stack', 'message', 'cause', 'name', 'code'
  */
 export function withoutSecrets(failure: NetworkError, secrets: readonly string[]): NetworkError {
   const message = fullMessages.get(failure) ?? failure.message;
-  if (!quotes(message, secrets) && isPlainChain(failure.cause, secrets)) return failure;
-  const cause = scrubbedChain(failure.cause, secrets);
+  const { links, complete } = causeChain(failure.cause);
+  if (!quotes(message, secrets) && complete && links.every((link) => isPlainErrorQuotingNothing(link, secrets))) return failure;
+  let cause: Error | undefined;
+  for (const link of links.reverse()) cause = scrubbedCopy(link, secrets, cause);
   return networkFailure(redact(message, secrets), cause);
 }
 
@@ -111,54 +116,45 @@ function quotes(text: string, secrets: readonly string[]): boolean {
   return redact(text, secrets) !== text;
 }
 
-/** Whether every link of the chain from `cause` is a plain error of this realm quoting no secret (see {@link withoutSecrets}). */
-function isPlainChain(cause: unknown, secrets: readonly string[]): boolean {
+/**
+ * The links of the `cause` chain from `cause` (errors or not), at most
+ * {@link MAX_CAUSE_LINKS}; `complete` when the chain ended there (no cycle, no
+ * link past the limit, no member that could not be read).
+ */
+function causeChain(cause: unknown): { links: unknown[]; complete: boolean } {
+  const links: unknown[] = [];
   try {
-    const seen = new Set<unknown>();
-    for (let link = cause; link !== undefined; link = (link as Error).cause) {
-      if (seen.size >= MAX_CAUSE_LINKS || seen.has(link) || !isPlainError(link)) return false;
-      seen.add(link);
-      if (quotes(`${link.message}\n${String(link.stack)}`, secrets)) return false;
+    for (let link = cause; link !== undefined; link = (link as { cause?: unknown } | null)?.cause) {
+      if (links.length >= MAX_CAUSE_LINKS || links.includes(link)) return { links, complete: false };
+      links.push(link);
+      if (typeof link !== 'object' || link === null) break;
     }
-    return true;
+    return { links, complete: true };
+  } catch {
+    return { links, complete: false }; // a `cause` getter that throws
+  }
+}
+
+/** Whether `link` is a plain error of this realm (see {@link withoutSecrets}) whose message and stack quote no secret. */
+function isPlainErrorQuotingNothing(link: unknown, secrets: readonly string[]): boolean {
+  try {
+    if (!(link instanceof Error) || link instanceof AggregateError) return false;
+    const plain = Reflect.ownKeys(link).every((key) => {
+      if (typeof key !== 'string' || !PLAIN_ERROR_MEMBERS.has(key)) return false;
+      const value: unknown = Reflect.get(link, key);
+      return key === 'cause' || value === null || typeof value !== 'object';
+    });
+    return plain && !quotes(`${link.message}\n${String(link.stack)}`, secrets);
   } catch {
     return false; // a member that could not be read: copied, whatever it held
   }
 }
 
-function isPlainError(link: unknown): link is Error {
-  if (!(link instanceof Error) || link instanceof AggregateError) return false;
-  return Reflect.ownKeys(link).every((key) => {
-    if (typeof key !== 'string' || !PLAIN_ERROR_MEMBERS.has(key)) return false;
-    const value: unknown = Reflect.get(link, key);
-    return key === 'cause' || value === null || typeof value !== 'object';
-  });
-}
-
 /**
- * Plain `Error` copies of the chain from `cause` (at most {@link MAX_CAUSE_LINKS}
- * links): for each, its name and message and a system error's members (primitive
- * values), scrubbed of `secrets`; a link that is not an error becomes an `Error`
- * saying so.
+ * A plain `Error` copy of one link (with `cause` as its cause): its name and message
+ * and its system members (primitive values), scrubbed of `secrets`; a link that is
+ * not an error becomes an `Error` saying so.
  */
-function scrubbedChain(cause: unknown, secrets: readonly string[]): Error | undefined {
-  const links: unknown[] = [];
-  for (let link = cause; link !== undefined && links.length < MAX_CAUSE_LINKS && !links.includes(link); link = causeOf(link)) {
-    links.push(link);
-  }
-  let copy: Error | undefined;
-  for (const link of links.reverse()) copy = scrubbedCopy(link, secrets, copy);
-  return copy;
-}
-
-function causeOf(link: unknown): unknown {
-  try {
-    return typeof link === 'object' && link !== null ? (link as { cause?: unknown }).cause : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function scrubbedCopy(link: unknown, secrets: readonly string[], cause: Error | undefined): Error {
   const copy = new Error('', cause === undefined ? undefined : { cause });
   try {
@@ -169,8 +165,7 @@ function scrubbedCopy(link: unknown, secrets: readonly string[], cause: Error | 
     }
     copy.message = redact(message, secrets);
     if (typeof name === 'string') copy.name = redact(name, secrets);
-    for (const key of PLAIN_ERROR_MEMBERS) {
-      if (key === 'stack' || key === 'message' || key === 'cause' || key === 'name') continue;
+    for (const key of SYSTEM_MEMBERS) {
       const value: unknown = (link as Record<string, unknown>)[key];
       if (typeof value === 'string' || typeof value === 'number') Object.assign(copy, { [key]: redact(value, secrets) });
     }

@@ -1,7 +1,7 @@
 import type { KyInstance } from 'ky';
 import { withBaseUrlHint } from './base-url-hint.js';
 import { type Clock, MAX_TIMER_MS } from './clock.js';
-import { createApiError, IdPlatformError, type ScopeName } from './errors.js';
+import { createApiError, IdPlatformError, messageOf, type ScopeName } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, REDIRECT_REFUSED, readFailedResponse } from './http.js';
 import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
@@ -243,7 +243,7 @@ export class Transport {
       this.#settings.onResponse?.({ method: request.method, path: `/${request.path}`, status: answer.response.status, rateLimit });
     } catch (error) {
       // The caller's hook failed: an SDK error (not retried) whose cause is the hook's error.
-      throw new IdPlatformError(`The onResponse hook threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new IdPlatformError(`The onResponse hook threw: ${messageOf(error)}`, { cause: error });
     }
     return answer;
   }

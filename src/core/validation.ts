@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { RequestValidationError, ResponseValidationError, unknownKeysMessage, type ValidationIssue } from './errors.js';
+import { messageOf, RequestValidationError, ResponseValidationError, unknownKeysMessage, type ValidationIssue } from './errors.js';
 import { ownProperties } from './own-properties.js';
 import { redact } from './redaction.js';
 
@@ -17,8 +17,7 @@ export function validateParams<T>(schema: z.ZodMiniType<T, unknown>, value: unkn
     result = fastSchema(schema).safeParse(ownProperties(value)); // never a parameter from a polluted Object.prototype
   } catch (error) {
     // A rule that could not even read the value (e.g. an object where a number belongs, on a polluted prototype).
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new RequestValidationError([{ code: 'custom', path: [], message: `the parameters could not be checked: ${reason}` }]);
+    throw new RequestValidationError([{ code: 'custom', path: [], message: `the parameters could not be checked: ${messageOf(error)}` }]);
   }
   if (!result.success) throw new RequestValidationError(toIssues(result.error.issues));
   return ownProperties(result.data); // read by name later: no fallback to Object.prototype

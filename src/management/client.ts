@@ -1,4 +1,4 @@
-import { IdPlatformError } from '../core/errors.js';
+import { IdPlatformError, messageOf } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { Transport } from '../core/transport.js';
 import type { Schema } from '../core/validation.js';
@@ -69,7 +69,7 @@ export class ManagementClient {
   async request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
     // Its checks load with the first custom request: an app that never sends one never loads them.
     const { sendCustomRequest } = await import('./custom-request.js').catch((error: unknown) => {
-      throw new IdPlatformError(`management.request() could not load its code: ${error instanceof Error ? error.message : String(error)}`, {
+      throw new IdPlatformError(`management.request() could not load its code: ${messageOf(error)}`, {
         cause: error,
       });
     });

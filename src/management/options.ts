@@ -93,8 +93,18 @@ export function resolveManagementOptions(given: ManagementClientOptions): Transp
   };
 }
 
+/** Whether `value` is an object with the `required` methods, and the `optional` ones when it has them. */
+function hasMethods(value: unknown, required: readonly string[], optional: readonly string[] = []): boolean {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const members = value as Record<string, unknown>;
+  return (
+    required.every((name) => typeof members[name] === 'function') &&
+    optional.every((name) => members[name] === undefined || typeof members[name] === 'function')
+  );
+}
+
 function checkRateLimiter(limiter: RateLimiter | undefined): RateLimiter | undefined {
-  if (limiter !== undefined && (typeof limiter?.wait !== 'function' || typeof limiter.update !== 'function')) {
+  if (limiter !== undefined && !hasMethods(limiter, ['wait', 'update'])) {
     throw new ConfigurationError('`rateLimiter` must have `wait(key, signal)` and `update(key, rateLimit)` methods');
   }
   return limiter;
@@ -102,18 +112,11 @@ function checkRateLimiter(limiter: RateLimiter | undefined): RateLimiter | undef
 
 /** A `tokenCache` option: `get` and `set` methods, and `lock`/`unlock` methods when given. */
 function checkTokenCache(cache: TokenCache | undefined): TokenCache | undefined {
-  if (cache === undefined) return undefined;
-  const methods = cache as unknown as Record<string, unknown> | null;
-  const fits =
-    typeof methods === 'object' &&
-    methods !== null &&
-    typeof methods.get === 'function' &&
-    typeof methods.set === 'function' &&
-    ['lock', 'unlock'].every((name) => methods[name] === undefined || typeof methods[name] === 'function');
-  if (!fits)
+  if (cache !== undefined && !hasMethods(cache, ['get', 'set'], ['lock', 'unlock'])) {
     throw new ConfigurationError(
       '`tokenCache` must have `get(key)` and `set(key, token, ttlMs)` methods (and `lock`/`unlock` methods, when given)',
     );
+  }
   return cache;
 }
 
