@@ -55,9 +55,9 @@ const freeForm = z.record(z.string(), z.unknown());
 export const InvitationRecord = z.strictObject({
   id: z.optional(z.string()),
   organization_id: z.optional(z.string().check(z.maxLength(MAX_ORGANIZATION_ID_LENGTH))),
-  inviter: z.optional(z.object({ name: z.string().check(z.minLength(1), z.maxLength(300)) })),
+  inviter: z.optional(z.strictObject({ name: z.string().check(z.minLength(1), z.maxLength(300)) })),
   // An address as a browser's email input takes it (`a&b@example.com` is one): what the platform could store.
-  invitee: z.optional(z.object({ email: z.email({ pattern: z.regexes.html5Email }) })),
+  invitee: z.optional(z.strictObject({ email: z.email({ pattern: z.regexes.html5Email }) })),
   invitation_url: z.optional(strictHttpsUrl),
   created_at: z.optional(isoDateTime),
   expires_at: z.optional(isoDateTime),

@@ -106,6 +106,9 @@ describe('emulator.data', () => {
     expect(() => data.invitations.add('org_a', { roles: [] })).toThrow(/roles/);
     expect(() => data.invitations.add('org_a', { organization_id: 'org_b' })).toThrow(/organization_id/);
     expect(() => data.invitations.add('org_a', { surprise: 1 } as never)).toThrow(/unknown "surprise"/);
+    // Nested members too: a member the emulator would drop unsaid is refused, as at the top level.
+    expect(() => data.invitations.add('org_a', { inviter: { name: 'Ada', avatar: 'a.png' } } as never)).toThrow(/avatar/);
+    expect(() => data.invitations.add('org_a', { invitee: { email: 'grace@example.com', locale: 'en' } } as never)).toThrow(/locale/);
     expect(() => data.invitations.add('org_missing', {})).toThrow(/no organization "org_missing"/);
     expect(() => data.invitations.list('org_missing')).toThrow(TypeError);
     expect(() => data.invitations.add('org_a', { created_at: 'yesterday' })).toThrow(/created_at/);

@@ -31,12 +31,16 @@ export const ActionModuleUsageSchema = z.looseObject({
   supported_triggers: z.optional(z.array(ActionTriggerSchema)),
 });
 
-/** The answer of `GET /actions/modules/{id}/actions` (spec 2.5). */
+/**
+ * The answer of `GET /actions/modules/{id}/actions` (spec 2.5). `actions` is the
+ * answer's content and required; `total`, `page` and `per_page` are read when
+ * present (the spec marks none required, and `page`/`per_page` only echo the request).
+ */
 export const ActionModuleUsagePageSchema = z.looseObject({
   actions: z.array(ActionModuleUsageSchema),
-  total: z.number(),
-  page: z.number(),
-  per_page: z.number(),
+  total: z.optional(z.number()),
+  page: z.optional(z.number()),
+  per_page: z.optional(z.number()),
 });
 
 /** A trigger an action version supports (spec 2.5.2). Members the platform adds are kept at run time, not typed. */
@@ -62,10 +66,12 @@ export interface ActionModuleUsage {
 /** One page of the actions that use a module (spec 2.5). */
 export interface ActionModuleUsagePage {
   actions: ActionModuleUsage[];
-  /** How many actions use the module in all. */
-  total: number;
-  page: number;
-  per_page: number;
+  /** How many actions use the module in all (absent when the server leaves it out). */
+  total?: number | undefined;
+  /** The page index the server served (absent when the server leaves it out). */
+  page?: number | undefined;
+  /** The page size the server used (absent when the server leaves it out). */
+  per_page?: number | undefined;
 }
 
 type _TriggerMatchesSchema = Assert<IsExactly<ActionTrigger, KnownMembers<z.infer<typeof ActionTriggerSchema>>>>;

@@ -54,10 +54,14 @@ export const OrganizationInvitationSchema = z.looseObject({
   ticket_id: z.optional(z.string()),
 });
 
-/** The invitation list with `include_totals: true` (spec 2.4). The total count is not returned. Unknown properties are kept. */
+/**
+ * The invitation list with `include_totals: true` (spec 2.4). The total count is not
+ * returned. Unknown properties are kept. `start` and `limit` only echo the request
+ * (the spec marks no member required): an answer without them is read, not refused.
+ */
 export const OrganizationInvitationPageSchema = z.looseObject({
-  start: z.number(),
-  limit: z.number(),
+  start: z.optional(z.number()),
+  limit: z.optional(z.number()),
   invitations: z.array(OrganizationInvitationSchema),
 });
 
@@ -105,10 +109,10 @@ export interface OrganizationInvitation {
 
 /** One page of invitations with `start` and `limit` (spec 2.4). */
 export interface OrganizationInvitationPage {
-  /** Index of the first invitation of the page. */
-  start: number;
-  /** The page size the server used. */
-  limit: number;
+  /** Index of the first invitation of the page (absent when the server leaves it out). */
+  start?: number | undefined;
+  /** The page size the server used (absent when the server leaves it out). */
+  limit?: number | undefined;
   invitations: OrganizationInvitation[];
 }
 
