@@ -1,4 +1,9 @@
-import { ManagementClient, OrganizationInvitationPageSchema, OrganizationInvitationSchema, ResponseValidationError } from 'idplatform/management';
+import {
+  ManagementClient,
+  OrganizationInvitationPageSchema,
+  OrganizationInvitationSchema,
+  ResponseValidationError,
+} from 'idplatform/management';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { API, DOMAIN, useMswServer } from '../helpers/server.js';
@@ -71,7 +76,11 @@ describe('responses are read forward-compatibly', () => {
     const page = { start: 0, limit: 50, invitations: [withMetadata] };
     expect(OrganizationInvitationPageSchema.parse(page)).toEqual(page);
     server.use(http.get(`${INVITATIONS}/uinv_1`, () => HttpResponse.json(withMetadata)));
-    const fetched = await management().request({ method: 'GET', path: 'organizations/org_1/invitations/uinv_1', schema: OrganizationInvitationSchema });
+    const fetched = await management().request({
+      method: 'GET',
+      path: 'organizations/org_1/invitations/uinv_1',
+      schema: OrganizationInvitationSchema,
+    });
     expect(fetched.app_metadata).toEqual({ plan: 'pro', nested: { a: 1 } });
     expect(fetched.user_metadata).toEqual({ locale: 'de' });
   });
