@@ -168,7 +168,10 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     const limitReached = atWindowEnd && asks && last !== undefined && (await withProgress(window.hasMoreAfter(last), endProgress));
     // A page is reported done once its records were yielded (a capped page wholly before a resume point yields none).
     const finishedPage = fresh.length > 0 && offset % pageSize === 0;
-    if (onPage && (!more || atWindowEnd || finishedPage)) await onPage({ page, records: offset, total, limitReached });
+    // The page of the last record yielded: a capping server's smaller requests may have crossed
+    // into the next page since this request started, and a resume at `page + 1` must not repeat it.
+    const reported = offset > startOffset ? Math.max(page, Math.floor((offset - 1) / pageSize)) : page;
+    if (onPage && (!more || atWindowEnd || finishedPage)) await onPage({ page: reported, records: offset, total, limitReached });
     if (limitReached && window?.onLimit === 'throw') throw withProgressOn(new PagingLimitError(offset), endProgress);
     if (!more || atWindowEnd) return;
   }

@@ -25,9 +25,13 @@ export function isIdempotent(method: string): boolean {
   return IDEMPOTENT_METHODS.has(method.toUpperCase());
 }
 
-/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries. */
+/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries; anything but an object or `false` throws `RangeError`. */
 export function resolveRetryPolicy(given: RetryOptions | undefined): RetryPolicy {
   if (given === false) return { maxRetries: 0, maxDelayMs: 0 };
+  // `retry: 0` (or `true`) from plain JavaScript must not quietly mean the defaults, three retries.
+  if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+    throw new RangeError('retry must be { maxRetries?, maxDelayMs? } or false');
+  }
   const options = ownProperties(given); // never a limit from a polluted Object.prototype
   const maxRetries = options?.maxRetries ?? 3;
   const maxDelayMs = options?.maxDelayMs ?? 60_000;

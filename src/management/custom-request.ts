@@ -62,7 +62,7 @@ const PATH_MESSAGE =
 
 /** The rules a custom request is checked against before anything is sent. */
 export const CustomRequestSchema = z
-  .object({
+  .strictObject({
     method: z.enum(METHODS, 'method must be one of GET, POST, PUT, PATCH, DELETE'),
     path: z.pipe(
       z.string('path is required'),

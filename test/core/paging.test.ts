@@ -106,6 +106,22 @@ describe('iteratePages', () => {
     expect(pages[0]).toBe(300); // the first report comes once page 5's records were yielded
   });
 
+  it.each([
+    ['`total`', { withTotal: true }],
+    ['the served page size', { withTotal: false, saysPageSize: true }],
+  ])(
+    'names in the last onPage the page of the last record behind a capping server (shown by %s): a resume repeats none',
+    async (_, options) => {
+      const checkpoints: number[] = [];
+      const first = list(51, { cap: 20, ...options });
+      await collect(iteratePages({ perPage: 50, fetchPage: first.fetchPage, onPage: ({ page }) => void checkpoints.push(page) }));
+      expect(checkpoints.at(-1)).toBe(1); // as without the cap: records 50 is on page 1
+      const resumed = list(51, { cap: 20, ...options });
+      const { seen } = await collect(iteratePages({ perPage: 50, startPage: (checkpoints.at(-1) ?? 0) + 1, fetchPage: resumed.fetchPage }));
+      expect(seen).toEqual([]);
+    },
+  );
+
   it('is lazy: a page is fetched only when its first record is asked for', async () => {
     const { calls, fetchPage } = list(1000);
     for await (const item of iteratePages({ perPage: 50, fetchPage })) if (item === 4) break;

@@ -341,6 +341,12 @@ describe('resolveRetryPolicy', () => {
     expect(() => resolveRetryPolicy({ maxDelayMs: -1 })).toThrow(RangeError);
   });
 
+  it('refuses what is neither an object nor false (`retry: 0` from plain JavaScript is not the defaults)', () => {
+    for (const given of [0, 1, true, 'no', null, [], () => {}]) {
+      expect(() => resolveRetryPolicy(given as never)).toThrow(/retry must be \{ maxRetries\?, maxDelayMs\? \} or false/);
+    }
+  });
+
   it('reads no limit from a polluted Object.prototype', () => {
     const polluted = Object.prototype as Record<string, unknown>;
     polluted.maxRetries = 1000;

@@ -220,6 +220,16 @@ describe('client-credentials tokens', () => {
     });
   });
 
+  it('reads options of null as none given, in setMessageTypes too', async () => {
+    serve();
+    server.use(http.put(`${API}/guardian/factors/phone/message-types`, () => HttpResponse.json({ message_types: ['voice'] })));
+    const management = client({ token: 'caller-token', clientId: undefined, clientSecret: undefined });
+    await expect(management.guardian.phone.getMessageTypes(null as never)).resolves.toEqual({ message_types: ['sms'] });
+    await expect(management.guardian.phone.setMessageTypes({ message_types: ['voice'] }, null as never)).resolves.toEqual({
+      message_types: ['voice'],
+    });
+  });
+
   it('refuses a zero timeout at once with a token function that never answers (its deadline is not lost)', async () => {
     const management = client({ token: () => new Promise<string>(() => {}), clientId: undefined, clientSecret: undefined });
     await expect(management.guardian.phone.getMessageTypes({ timeoutMs: 0 })).rejects.toBeInstanceOf(RequestValidationError);

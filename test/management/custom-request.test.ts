@@ -132,6 +132,9 @@ describe('management.request()', () => {
     ['a query in the path', { method: 'GET', path: 'roles?page=1' }, 'use query'],
     ['a GET with a body', { method: 'GET', path: 'roles', body: {} }, 'a GET request cannot have a body'],
     ['a schema that is not one', { method: 'GET', path: 'roles', schema: {} }, 'schema must be a zod schema'],
+    // A misnamed member would otherwise be dropped: a PUT sent without its body, a GET without its query.
+    ['a body given as `json`', { method: 'PUT', path: 'roles/rol_1', json: { name: 'editor' } }, 'json'],
+    ['a query given as `params`', { method: 'GET', path: 'roles', params: { per_page: 5 } }, 'params'],
   ];
   it.each(refused)('refuses %s before sending', async (_, request, message) => {
     const management = client();

@@ -1,6 +1,6 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { ManagementClient, RateLimitError, RequestValidationError } from '../../src/management/index.js';
+import { ConfigurationError, ManagementClient, RateLimitError, RequestValidationError } from '../../src/management/index.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { API, DOMAIN, recordRequests, tokenEndpoint, useMswServer } from '../helpers/server.js';
 
@@ -39,6 +39,16 @@ describe('RequestOptions.retry on the Management client', () => {
     requests.length = 0;
     await expect(management.guardian.phone.getMessageTypes()).rejects.toBeInstanceOf(RateLimitError);
     expect(apiRequests()).toHaveLength(4);
+  });
+
+  it('refuses a call retry that is neither an object nor false, and a client one', async () => {
+    const management = client();
+    for (const retry of [0, true]) {
+      const error = await management.guardian.phone.getMessageTypes({ retry } as never).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(RequestValidationError);
+    }
+    expect(requests).toHaveLength(0);
+    expect(() => new ManagementClient({ domain: DOMAIN, token: 't', retry: 0 } as never)).toThrow(ConfigurationError);
   });
 
   it('refuses an invalid call retry before sending', async () => {

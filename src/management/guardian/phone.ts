@@ -81,7 +81,7 @@ export class GuardianPhone {
    */
   async setMessageTypes(params: SetPhoneMessageTypesParams, options: SetPhoneMessageTypesOptions = {}): Promise<PhoneMessageTypes> {
     const body = validateParams(SetPhoneMessageTypesParamsSchema, params);
-    const { encoding, ...requestOptions } = options;
+    const { encoding, ...requestOptions } = options ?? {}; // `null`: no options, as for every other method
     validateParams(EncodingSchema, encoding);
     return this.#transport.request({
       method: 'PUT',
