@@ -12,7 +12,18 @@ const entry = {
   // `#compile-schema` (package.json `imports`): zod's compiler for servers, a no-op for browsers.
   'core/compiled-schema': 'src/core/compiled-schema.ts',
   'core/compiled-schema.browser': 'src/core/compiled-schema.browser.ts',
+  // `#node-server` (package.json `imports`): the emulator's loopback server under Node, a module saying it needs Node elsewhere.
+  'testing/node-server': 'src/testing/node-server.ts',
+  'testing/node-server.unsupported': 'src/testing/node-server.unsupported.ts',
 };
+
+/** Entries that package.json `imports` reaches (`#compile-schema`, `#node-server`), not public ones. */
+export const INTERNAL_ENTRIES = [
+  'core/compiled-schema',
+  'core/compiled-schema.browser',
+  'testing/node-server',
+  'testing/node-server.unsupported',
+];
 
 /**
  * Dependencies that ship ESM only: the CommonJS build must bundle them, so that
@@ -41,20 +52,20 @@ const common = {
   target: 'es2022',
   platform: 'neutral',
   outDir: 'dist',
-  external: ['msw', '#compile-schema'],
+  external: ['msw', '#compile-schema', '#node-server'],
 } satisfies Options;
 
 /** The Node builds resolve `#compile-schema` to zod's compiler, loaded lazily as a chunk of the same build (the same zod copy). */
 const bundled = {
   ...common,
-  entry: Object.fromEntries(Object.entries(entry).filter(([name]) => !name.startsWith('core/'))),
+  entry: Object.fromEntries(Object.entries(entry).filter(([name]) => !INTERNAL_ENTRIES.includes(name))),
   dts: false,
   platform: 'node',
   external: ['msw'],
   noExternal: RUNTIME_DEPENDENCIES,
   treeshake: true,
   esbuildOptions(options) {
-    options.alias = { '#compile-schema': './src/core/compiled-schema.ts' };
+    options.alias = { '#compile-schema': './src/core/compiled-schema.ts', '#node-server': './src/testing/node-server.ts' };
   },
 } satisfies Options;
 
@@ -113,5 +124,8 @@ function oneSourceMapComment(code: string): string {
  * loads the same module at the same moment.
  */
 function requireLazyChunks(code: string): string {
-  return code.replace(/\bimport\((['"])(\.{1,2}\/[^'"]+\.cjs|#compile-schema)\1\)/g, 'Promise.resolve().then(() => require($1$2$1))');
+  return code.replace(
+    /\bimport\((['"])(\.{1,2}\/[^'"]+\.cjs|#compile-schema|#node-server)\1\)/g,
+    'Promise.resolve().then(() => require($1$2$1))',
+  );
 }

@@ -9,6 +9,7 @@ export default defineConfig({
     alias: [
       { find: /^idplatform$/, replacement: `${src}index.ts` },
       { find: /^#compile-schema$/, replacement: `${src}core/compiled-schema.ts` },
+      { find: /^#node-server$/, replacement: `${src}testing/node-server.ts` },
       { find: /^idplatform\/(.+)$/, replacement: `${src}$1/index.ts` },
     ],
   },

@@ -8,6 +8,10 @@
 //    test there (no `--experimental-vm-modules`) that `require`s every subpath, checks a
 //    known export of each, and runs the paths that load code lazily (private_key_jwt,
 //    the emulator's loopback server) against the emulator on 127.0.0.1.
+// 4. In that project: browser bundles (esbuild) of `require('idplatform/auth')` (the
+//    browser build, not the Node one) and of the emulator with its msw handlers; and a
+//    CommonJS TypeScript consumer (`module: node16`, `skipLibCheck: false`,
+//    `exactOptionalPropertyTypes` off) of every entry but `/testing/msw`.
 // Also: every built file has one sourceMappingURL comment (tsup's extra tree-shaking
 // pass used to append a second), and every value each entry's declarations export exists in each of its builds (a
 // class exported as a type only must not be declared as a value: `import { X }` would
@@ -16,7 +20,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -121,8 +125,111 @@ try {
   const required = subpaths.filter((subpath) => !NOT_UNDER_JEST_CJS.includes(subpath));
   writeFileSync(join(project, 'require.test.js'), jestTest(required.map((subpath) => [subpath, KNOWN_EXPORTS[subpath]])));
   run(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--ci', '--rootDir', project, '--testEnvironment', 'node'], { cwd: project });
+  await checkBrowserBundles(project);
+  checkCommonJsConsumerTypes(project);
 } finally {
   rmSync(project, { recursive: true, force: true });
+}
+
+/**
+ * A browser bundler on the installed tarball: CommonJS source that `require`s
+ * `idplatform/auth` gets the browser build (the `module` condition of `require`), not
+ * the Node one with jose and zod's code generator in its first chunk; and the emulator
+ * with its msw handlers bundles for a browser (`#node-server` keeps `node:http` out).
+ */
+async function checkBrowserBundles(project) {
+  console.log('── Browser bundles from the packed tarball (esbuild, platform browser)');
+  const { build } = requireFromRoot('esbuild');
+  const bundle = async (name, contents) => {
+    const result = await build({
+      stdin: { contents, resolveDir: project, sourcefile: name },
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      splitting: true,
+      outdir: join(project, 'bundle'),
+      write: false,
+      metafile: true,
+      external: ['msw', 'msw/*'],
+      logLevel: 'silent',
+    });
+    // The eager part: the entry's output and what it imports statically (lazy chunks, jose's among them, are left out).
+    const { outputs } = result.metafile;
+    const eager = new Set();
+    const pending = Object.keys(outputs).filter((path) => path.endsWith('/stdin.js')); // the entry (lazy chunks are entry points too)
+    while (pending.length > 0) {
+      const path = pending.pop();
+      if (eager.has(path)) continue;
+      eager.add(path);
+      for (const imported of outputs[path].imports) if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
+    }
+    return result.outputFiles
+      .filter((file) => eager.has(relative(process.cwd(), file.path)))
+      .map((file) => file.text)
+      .join('\n');
+  };
+  const login = await bundle(
+    'login.cjs.js',
+    "const { AuthenticationClient } = require('idplatform/auth'); module.exports = new AuthenticationClient({ domain: 'acme.example.com', clientId: 'spa' });",
+  );
+  for (const [what, pattern] of [
+    ['jose', /ERR_JWS_SIGNATURE_VERIFICATION_FAILED/],
+    ["zod's code generation", /new Function\(/],
+  ]) {
+    if (pattern.test(login)) problems.push(`require('idplatform/auth') bundled for a browser carries ${what}: it got the Node build`);
+  }
+  await bundle(
+    'emulator.js',
+    "import { createTenantEmulator } from 'idplatform/testing'; import { createMswHandlers } from 'idplatform/testing/msw'; export const handlers = createMswHandlers(createTenantEmulator());",
+  ).catch((error) => problems.push(`idplatform/testing with its msw handlers does not bundle for a browser: ${error.message}`));
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  console.log('ok');
+}
+
+/**
+ * A CommonJS TypeScript consumer of the installed tarball (`module: node16`,
+ * `skipLibCheck: false`, `exactOptionalPropertyTypes` off as by default): the `.d.cts`
+ * files type-check (they import jose, ES modules only, as such), and
+ * `management.request()` takes its type from a classic zod schema as it is.
+ */
+function checkCommonJsConsumerTypes(project) {
+  console.log('── A CommonJS TypeScript consumer (module node16, skipLibCheck false)');
+  const file = join(project, 'consumer.cts');
+  writeFileSync(
+    file,
+    `import { z } from 'zod';
+import { ManagementClient } from 'idplatform/management';
+import { AuthenticationClient } from 'idplatform/auth';
+import { createTenantEmulator } from 'idplatform/testing';
+import { createRedisTokenCache } from 'idplatform/redis';
+declare const management: ManagementClient;
+export const role: Promise<{ id: string; name?: string | undefined }> = management.request({
+  method: 'GET',
+  path: 'roles/rol_1',
+  schema: z.object({ id: z.string(), name: z.string().optional() }),
+});
+export const used = [AuthenticationClient, createTenantEmulator, createRedisTokenCache];
+`,
+  );
+  const options = {
+    noEmit: true,
+    strict: true,
+    skipLibCheck: false,
+    exactOptionalPropertyTypes: false,
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules/@types')],
+  };
+  const program = ts.createProgram([file], options);
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  if (diagnostics.length > 0) {
+    const host = { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project, getNewLine: () => '\n' };
+    throw new Error(ts.formatDiagnostics(diagnostics, host));
+  }
+  console.log('ok');
 }
 
 /**

@@ -1,7 +1,7 @@
+import type * as z from 'zod/mini';
 import { IdPlatformError, messageOf } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { Transport } from '../core/transport.js';
-import type { Schema } from '../core/validation.js';
 import { ActionModules } from './actions/modules.js';
 import type { CustomRequest } from './custom-request.js';
 import { GuardianPhone } from './guardian/phone.js';
@@ -64,7 +64,12 @@ export class ManagementClient {
    * const users = await management.request({ method: 'GET', path: encodePath`roles/${roleId}/users`, schema: UsersSchema });
    * ```
    */
-  request<T>(request: CustomRequest<T> & { readonly schema: Schema<T> }, options?: RequestOptions): Promise<T>;
+  // The schema's own output type (zod/mini or classic zod), read from the schema itself: inferred
+  // through `Schema<T>`, a classic schema's `T` gained `| undefined` without `exactOptionalPropertyTypes`.
+  request<S extends z.core.$ZodType>(
+    request: Omit<CustomRequest, 'schema'> & { readonly schema: S },
+    options?: RequestOptions,
+  ): Promise<z.output<S>>;
   request(request: CustomRequest<unknown> & { readonly schema?: undefined }, options?: RequestOptions): Promise<unknown>;
   async request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
     // Its checks load with the first custom request: an app that never sends one never loads them.

@@ -1,3 +1,5 @@
+import { ConfigurationError } from '../core/errors.js';
+
 /**
  * The part of a Redis client this module uses, written structurally so that it
  * imports no Redis package: a connected `redis` (node-redis v5 and later)
@@ -23,7 +25,7 @@ export interface IoRedisClientLike {
 /** Sends one command, as strings, whichever client it is. */
 export type SendRedisCommand = (command: string, ...args: (string | number)[]) => Promise<unknown>;
 
-/** Detects the client's kind once and returns how to send commands with it, or throws `TypeError` for anything else. */
+/** Detects the client's kind once and returns how to send commands with it, or throws `ConfigurationError` for anything else. */
 export function redisCommandSender(client: RedisClientLike): { send: SendRedisCommand; isReady: () => boolean } {
   if (typeof client === 'object' && client !== null && 'call' in client && typeof client.call === 'function') {
     const ioredis = client;
@@ -39,5 +41,5 @@ export function redisCommandSender(client: RedisClientLike): { send: SendRedisCo
       isReady: () => nodeRedis.isReady !== false,
     };
   }
-  throw new TypeError('Expected a client of the `redis` package (sendCommand) or of `ioredis` (call)');
+  throw new ConfigurationError('Expected a client of the `redis` package (sendCommand) or of `ioredis` (call)');
 }

@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from '../core/clock.js';
 import { withDeadline } from '../core/deadline.js';
+import { ConfigurationError } from '../core/errors.js';
 import { isValidTimeout, MAX_TIMEOUT_MS } from '../core/options.js';
 import type { RedisClientLike } from './client.js';
 import { redisCommandSender } from './client.js';
@@ -14,13 +15,13 @@ export const REDIS_RETRY_AFTER_MS = 5_000;
 
 /**
  * `commandTimeoutMs` as given, when it is a usable timeout (`isValidTimeout`: more
- * than 0, at most 2^31 − 1 ms); else throws `RangeError`. A timer longer than that fires at once, and so
+ * than 0, at most 2^31 − 1 ms); else throws `ConfigurationError`. A timer longer than that fires at once, and so
  * does one of 0 or less: every command would then count as timed out, and the
  * adapter would quietly answer from memory for good (no sharing across processes).
  */
 export function checkedCommandTimeout(commandTimeoutMs: unknown): number {
   if (!isValidTimeout(commandTimeoutMs)) {
-    throw new RangeError(`commandTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+    throw new ConfigurationError(`commandTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
   }
   return commandTimeoutMs;
 }

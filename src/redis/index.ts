@@ -6,6 +6,7 @@
  * @module
  */
 
+export { ConfigurationError, IdPlatformError } from '../core/errors.js';
 export type { RateLimiter, TokenCache } from '../core/public.js';
 export type { IoRedisClientLike, NodeRedisClientLike, RedisClientLike } from './client.js';
 export type { RedisAdapterOptions } from './options.js';

@@ -205,7 +205,8 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
     requests,
     handle,
     listen: async (listenOptions) => {
-      const { serve } = await import('./node-server.js');
+      // `#node-server` (package.json `imports`): the loopback server under Node, elsewhere a module that says it needs Node.
+      const { serve } = await import('#node-server');
       return serve(handle, listenOptions);
     },
     registerClient: (registration) => {

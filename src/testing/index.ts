@@ -6,6 +6,8 @@
  * package, an optional peer dependency of `idplatform`) or by a loopback server (`await emulator.listen()`, Node only).
  * @module
  */
+// The SDK's error base, as from every entry (the emulator itself throws `TypeError` for wrong seeds and options).
+export { IdPlatformError } from '../core/errors.js';
 export type { ClientCredentials, ClientRegistration, EmulatedAuthMethod } from './clients.js';
 export {
   type AccessTokenOptions,

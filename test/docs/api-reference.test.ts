@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import tsupConfig from '../../tsup.config.js';
+import tsupConfig, { INTERNAL_ENTRIES } from '../../tsup.config.js';
 
 const root = join(import.meta.dirname, '../..');
 const readJson = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8')) as Record<string, unknown>;
@@ -17,10 +17,10 @@ describe('the API reference', () => {
     const typedoc = readJson('typedoc.json') as { entryPoints: string[] };
     // tsup.config.ts exports one config per format (ESM, CJS), with the same entries.
     const configs = (Array.isArray(tsupConfig) ? tsupConfig : [tsupConfig]) as { entry: Record<string, string> }[];
-    // `core/*` entries are internal modules reached through package.json `imports` (`#compile-schema`), not public entries.
+    // Internal entries are modules reached through package.json `imports` (`#compile-schema`, `#node-server`), not public entries.
     const publicEntries = (entry: Record<string, string>) =>
       Object.entries(entry)
-        .filter(([name]) => !name.startsWith('core/'))
+        .filter(([name]) => !INTERNAL_ENTRIES.includes(name))
         .map(([, file]) => file);
     for (const { entry } of configs) expect([...typedoc.entryPoints].sort()).toEqual(publicEntries(entry).sort());
   });

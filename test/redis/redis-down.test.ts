@@ -1,5 +1,5 @@
 import { ManagementClient } from 'idplatform/management';
-import { createRedisRateLimiter, createRedisTokenCache } from 'idplatform/redis';
+import { ConfigurationError, createRedisRateLimiter, createRedisTokenCache } from 'idplatform/redis';
 import { createTenantEmulator } from 'idplatform/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REDIS_RETRY_AFTER_MS } from '../../src/redis/fallback.js';
@@ -109,6 +109,6 @@ describe('A Redis that does not answer', () => {
   });
 
   it('is refused when it is neither a node-redis nor an ioredis client', () => {
-    expect(() => createRedisTokenCache({} as never)).toThrow(TypeError);
+    expect(() => createRedisTokenCache({} as never)).toThrow(ConfigurationError);
   });
 });

@@ -1,5 +1,5 @@
 import { ManagementClient, TokenRequestError } from 'idplatform/management';
-import { createRedisRateLimiter, createRedisTokenCache } from 'idplatform/redis';
+import { ConfigurationError, createRedisRateLimiter, createRedisTokenCache } from 'idplatform/redis';
 import { createTenantEmulator } from 'idplatform/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../helpers/clock.js';
@@ -172,11 +172,11 @@ describe('createRedisTokenCache on a slow Redis', () => {
   });
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])(
-    'refuses commandTimeoutMs %s (RangeError), as the limiter does',
+    'refuses commandTimeoutMs %s (ConfigurationError), as the limiter does',
     (commandTimeoutMs) => {
       const { client } = slowClient();
-      expect(() => createRedisTokenCache(client, { commandTimeoutMs })).toThrow(RangeError);
-      expect(() => createRedisRateLimiter(client, { commandTimeoutMs })).toThrow(RangeError);
+      expect(() => createRedisTokenCache(client, { commandTimeoutMs })).toThrow(ConfigurationError);
+      expect(() => createRedisRateLimiter(client, { commandTimeoutMs })).toThrow(ConfigurationError);
     },
   );
 });

@@ -123,3 +123,11 @@ describe('emulator.listen() (a real socket on 127.0.0.1)', () => {
     await expect(other.close()).resolves.toBeUndefined(); // a second close (afterEach and afterAll) waits for the same
   });
 });
+
+describe('emulator.listen() outside Node (`#node-server` resolves to a stand-in in browser bundles)', () => {
+  it('says that it needs Node and how to serve the emulator instead', async () => {
+    const { serve } = await import('../../src/testing/node-server.unsupported.js');
+    const emulator = createTenantEmulator();
+    await expect(serve(emulator.handle)).rejects.toThrow(/needs Node \(node:http\).*createMswHandlers from idplatform\/testing\/msw/);
+  });
+});

@@ -4,6 +4,9 @@
  * @module
  */
 import { type HttpHandler, http } from 'msw';
+
+export { IdPlatformError } from '../../core/errors.js';
+
 import type { TenantEmulator } from '../emulator.js';
 
 /**
