@@ -87,9 +87,13 @@ export async function verifyIdTokenSignature(idToken: string, context: IdTokenVa
   try {
     await compactVerify(idToken, await keysOf(entry, context), { algorithms });
   } catch (error) {
-    const stale = context.now - entry.fetchedAt >= REFETCH_COOLDOWN_SEC;
-    if (!(error instanceof errors.JWKSNoMatchingKey) || !stale) throw toValidationError(error);
-    entry = fetchKeySet(context);
+    if (!(error instanceof errors.JWKSNoMatchingKey)) throw toValidationError(error);
+    // A set another call fetched (or is fetching) since this one's is used as it is: concurrent logins
+    // that meet a rotated key share one fetch, and the 30 s between fetches holds for them too.
+    const latest = cache.get(context.settings);
+    if (latest !== undefined && latest !== entry && latest.fetchedAt >= entry.fetchedAt) entry = latest;
+    else if (context.now - entry.fetchedAt < REFETCH_COOLDOWN_SEC) throw toValidationError(error);
+    else entry = fetchKeySet(context);
     await compactVerify(idToken, await keysOf(entry, context), { algorithms }).catch((retried: unknown) => {
       throw toValidationError(retried);
     });

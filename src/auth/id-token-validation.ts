@@ -46,7 +46,7 @@ function fail(claim: string, message: string): never {
 /** The claim checks of 3.1.3.7 items 2–4 and 9–11, plus the organization of the login. */
 function checkClaims(payload: JWTPayload, settings: IdTokenSettings, expected: IdTokenExpectations, now: number): IdTokenClaims {
   const { issuer, clientId, clockToleranceSec: tolerance } = settings;
-  const { iss, sub, aud, azp, exp, iat } = payload;
+  const { iss, sub, aud, azp, exp, iat, nbf } = payload;
   if (iss !== issuer) fail('iss', `The ID token's issuer (iss) is ${describe(iss)}, but ${issuer} is expected`);
   if (typeof sub !== 'string' || sub === '') fail('sub', 'The ID token has no subject (sub)');
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
@@ -66,6 +66,13 @@ function checkClaims(payload: JWTPayload, settings: IdTokenSettings, expected: I
   if (typeof iat !== 'number') fail('iat', 'The ID token has no issue time (iat)');
   if (iat > now + tolerance) {
     fail('iat', `The ID token was issued in the future, at ${isoTime(iat)} (now ${isoTime(now)}, clock tolerance ${tolerance} s)`);
+  }
+  // RFC 7519 4.1.5: not accepted before its `nbf`, when it has one.
+  if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now + tolerance)) {
+    fail(
+      'nbf',
+      `The ID token is not valid before ${typeof nbf === 'number' ? isoTime(nbf) : describe(nbf)} (now ${isoTime(now)}, clock tolerance ${tolerance} s)`,
+    );
   }
   checkLogin(payload, expected, now, tolerance);
   return payload as IdTokenClaims;

@@ -136,7 +136,7 @@ const LOGOUT_URL_RULES: Readonly<Record<keyof LogoutUrlParams, UrlParamRule>> = 
 
 /**
  * {@link AuthorizeUrlParams} checked: each rule, then that a response type returning
- * an ID token has a non-empty `nonce`, and that one returning a token is not asked for in the
+ * an ID token has a non-empty `nonce` and the `openid` scope, and that one returning a token is not asked for in the
  * query (OAuth 2.0 Multiple Response Type Encoding Practices, 2.1: tokens in a query
  * end up in server logs and `Referer` headers).
  */
@@ -147,6 +147,12 @@ function checkAuthorizeUrlParams(params: unknown): AuthorizeUrlParams {
   if (responseType.includes('id_token') && (checked.nonce === undefined || checked.nonce === '')) {
     throw new RequestValidationError([
       { code: 'custom', path: ['nonce'], message: 'a response_type that returns an id_token needs a non-empty `nonce`' },
+    ]);
+  }
+  // An ID token is OpenID Connect, whose requests must hold the `openid` scope (OpenID Connect Core 3.1.2.1, 3.2.2.1).
+  if (responseType.includes('id_token') && checked.scope !== undefined && !checked.scope.split(' ').includes('openid')) {
+    throw new RequestValidationError([
+      { code: 'custom', path: ['scope'], message: 'a response_type that returns an id_token needs `openid` in `scope`' },
     ]);
   }
   if (checked.response_mode === 'query' && responseType !== 'code') {

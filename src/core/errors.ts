@@ -373,7 +373,7 @@ export class IdTokenValidationError extends IdPlatformError {
   declare readonly code: 'id_token_invalid';
   override readonly name = 'IdTokenValidationError' as const;
   /**
-   * What failed: a claim (`iss`, `aud`, `azp`, `exp`, `iat`, `sub`, `nonce`,
+   * What failed: a claim (`iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `sub`, `nonce`,
    * `org_id`, `org_name`, `auth_time`), the header's `alg`, the `signature`, or
    * `id_token` when the token is not a readable JWT.
    */

@@ -70,6 +70,11 @@ describe('authorizeUrl', () => {
     ['an empty response_type', { redirect_uri, response_type: '' }, 'response_type must be'],
     ['an id_token without a nonce', { redirect_uri, response_type: 'id_token' }, 'needs a non-empty `nonce`'],
     ['an id_token with an empty nonce', { redirect_uri, response_type: 'id_token', nonce: '' }, 'needs a non-empty `nonce`'],
+    [
+      'an id_token with a scope without openid',
+      { redirect_uri, response_type: 'code id_token', nonce: 'n', scope: 'profile email' },
+      'needs `openid`',
+    ],
     ['an id_token (in another order) with an empty nonce', { redirect_uri, response_type: 'token id_token', nonce: '' }, 'nonce'],
     ['prompt none combined with another prompt', { redirect_uri, prompt: 'none login' }, "prompt must be 'none' alone"],
     ['an unknown prompt in a list', { redirect_uri, prompt: 'login consnet' }, 'prompt must be'],

@@ -1,0 +1,95 @@
+/** ID token checks: `nbf` (RFC 7519 4.1.5), and one key-set refetch for the concurrent logins that meet a rotated key. */
+
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { HttpResponse, http } from 'msw';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AuthenticationClient, type AuthenticationClientOptions, IdTokenValidationError } from '../../src/auth/index.js';
+import { createFakeClock } from '../helpers/clock.js';
+import { DOMAIN, ORIGIN, useMswServer } from '../helpers/server.js';
+
+const server = useMswServer();
+const NOW_SEC = Date.UTC(2026, 0, 1) / 1000;
+const CLIENT_ID = 'app';
+const ISSUER = `${ORIGIN}/`;
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+let k1: KeyPair;
+let k2: KeyPair;
+let jwk1: object;
+let jwk2: object;
+
+beforeAll(async () => {
+  k1 = await generateKeyPair('RS256', { extractable: true });
+  k2 = await generateKeyPair('RS256', { extractable: true });
+  jwk1 = { ...(await exportJWK(k1.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  jwk2 = { ...(await exportJWK(k2.publicKey)), kid: 'k2', alg: 'RS256', use: 'sig' };
+});
+
+function claims(overrides: Record<string, unknown> = {}): JWTPayload {
+  return { iss: ISSUER, sub: 'user-1', aud: CLIENT_ID, exp: NOW_SEC + 3600, iat: NOW_SEC - 10, ...overrides } as JWTPayload;
+}
+function sign(payload: JWTPayload, key: KeyPair, kid: string): Promise<string> {
+  return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(key.privateKey);
+}
+
+describe('ID token time claims', () => {
+  it('rejects an ID token whose nbf is in the future beyond clockToleranceSec (RFC 7519 4.1.5)', async () => {
+    const token = await sign(claims({ nbf: NOW_SEC + 3600 }), k1, 'k1');
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer', id_token: token })),
+      http.get(`${ORIGIN}/.well-known/jwks.json`, () => HttpResponse.json({ keys: [jwk1] })),
+    );
+    const auth = new AuthenticationClient({
+      domain: DOMAIN,
+      clientId: CLIENT_ID,
+      clientSecret: 's',
+      clock: createFakeClock(NOW_SEC * 1000),
+    } as AuthenticationClientOptions);
+    const error = await auth.oauth.authorizationCodeGrant({ code: 'c', redirect_uri: 'https://app.example/cb' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(IdTokenValidationError);
+    expect((error as IdTokenValidationError).claim).toBe('nbf');
+  });
+
+  it('accepts an nbf within clockToleranceSec, and refuses one that is not a number', async () => {
+    let token = await sign(claims({ nbf: NOW_SEC + 30 }), k1, 'k1');
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer', id_token: token })),
+      http.get(`${ORIGIN}/.well-known/jwks.json`, () => HttpResponse.json({ keys: [jwk1] })),
+    );
+    const options = { domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock: createFakeClock(NOW_SEC * 1000) };
+    const auth = new AuthenticationClient(options as AuthenticationClientOptions);
+    const grant = { code: 'c', redirect_uri: 'https://app.example/cb' };
+    await expect(auth.oauth.authorizationCodeGrant(grant)).resolves.toMatchObject({ claims: { nbf: NOW_SEC + 30 } });
+    token = await sign(claims({ nbf: 'soon' }), k1, 'k1');
+    await expect(auth.oauth.authorizationCodeGrant(grant)).rejects.toMatchObject({ claim: 'nbf' });
+  });
+});
+
+describe('JWKS refetch on an unknown kid', () => {
+  it('is made at most once per 30 s, also when several grants meet the new kid at the same time', async () => {
+    const clock = createFakeClock(NOW_SEC * 1000);
+    let served: object = { keys: [jwk1] };
+    let fetches = 0;
+    let idToken = await sign(claims(), k1, 'k1');
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer', id_token: idToken })),
+      http.get(`${ORIGIN}/.well-known/jwks.json`, () => {
+        fetches += 1;
+        return HttpResponse.json(served);
+      }),
+    );
+    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock } as AuthenticationClientOptions);
+    const grant = { code: 'c', redirect_uri: 'https://app.example/cb' };
+    await auth.oauth.authorizationCodeGrant(grant); // caches the set {k1}
+    expect(fetches).toBe(1);
+    clock.advance(60_000); // past the 30 s cooldown, within the 10-minute max age
+    served = { keys: [jwk1, jwk2] }; // the tenant rotated to k2
+    idToken = await sign(claims(), k2, 'k2');
+    const results = await Promise.allSettled(Array.from({ length: 5 }, () => auth.oauth.authorizationCodeGrant(grant)));
+    expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+    expect(fetches).toBe(2); // one refetch serves all five
+  });
+});
