@@ -21,7 +21,7 @@ export async function validateIdToken(
   const { settings } = context;
   const { alg, payload } = decode(idToken);
   if (alg !== settings.signingAlg) {
-    fail('alg', `The ID token is signed with ${String(alg)}, but ${settings.signingAlg} is expected (option idTokenSigningAlg)`);
+    fail('alg', `The ID token is signed with ${describeAlg(alg)}, but ${settings.signingAlg} is expected (option idTokenSigningAlg)`);
   }
   const claims = checkClaims(payload, settings, expected, context.now);
   if (settings.verification === 'signature') {
@@ -47,7 +47,7 @@ function fail(claim: string, message: string): never {
 function checkClaims(payload: JWTPayload, settings: IdTokenSettings, expected: IdTokenExpectations, now: number): IdTokenClaims {
   const { issuer, clientId, clockToleranceSec: tolerance } = settings;
   const { iss, sub, aud, azp, exp, iat, nbf } = payload;
-  if (iss !== issuer) fail('iss', `The ID token's issuer (iss) is ${describe(iss)}, but ${issuer} is expected`);
+  if (iss !== issuer) fail('iss', `The ID token's issuer (iss) is ${describeIssuer(iss, issuer)}, but ${issuer} is expected`);
   if (typeof sub !== 'string' || sub === '') fail('sub', 'The ID token has no subject (sub)');
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
   if (!audiences.includes(clientId)) {
@@ -109,8 +109,36 @@ function checkLogin(payload: JWTPayload, expected: IdTokenExpectations, now: num
   }
 }
 
+/**
+ * What a claim that failed holds, without its text: error messages never quote what
+ * the server sent in the token, which may echo a credential of the request (a
+ * password, a refresh token, a one-time code) into a claim.
+ */
 function describe(value: unknown): string {
-  return value === undefined ? 'missing' : JSON.stringify(value);
+  if (value === undefined) return 'missing';
+  if (typeof value === 'string') return `another value (${value.length} characters)`;
+  return value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`;
+}
+
+/** {@link describe}, naming the usual mistakes: the issuer without its trailing slash, or over `http:`. */
+function describeIssuer(iss: unknown, issuer: string): string {
+  if (iss === issuer.slice(0, -1)) return 'the expected issuer without its trailing slash';
+  if (typeof iss === 'string' && iss.replace(/^http:/, 'https:') === issuer) return 'the expected issuer over http:';
+  return describe(iss);
+}
+
+/** The JWS algorithms (RFC 7518, RFC 8037) and `none`: only these names are quoted. */
+const JWS_ALGORITHMS: ReadonlySet<unknown> = new Set([
+  ...['HS', 'RS', 'ES', 'PS'].flatMap((family) => ['256', '384', '512'].map((bits) => `${family}${bits}`)),
+  'ES256K',
+  'EdDSA',
+  'Ed25519',
+  'none',
+]);
+
+/** The header's `alg` when it names a JWS algorithm, else {@link describe} of it. */
+function describeAlg(alg: unknown): string {
+  return JWS_ALGORITHMS.has(alg) ? String(alg) : describe(alg);
 }
 
 /** A claim's time as ISO 8601, or the number itself where no date can show it (NaN, beyond ±275 760 years). */

@@ -1,11 +1,12 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
-import { AuthApiError, ResponseValidationError } from './errors.js';
+import { AuthApiError, IdPlatformError, messageOf, ResponseValidationError } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { exchange, REDIRECT_REFUSED, readFailedResponse } from './http.js';
 import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
+import { redact } from './redaction.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { checkSignal } from './signal.js';
 import { type Schema, validateResponse } from './validation.js';
@@ -58,18 +59,23 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
       signal: options.signal,
       secrets,
     });
-    context.onResponse?.({
-      method: call.method,
-      path: `/${call.path}`,
-      status: response.status,
-      rateLimit: parseRateLimit(response.headers),
-    });
+    try {
+      context.onResponse?.({
+        method: call.method,
+        path: `/${call.path}`,
+        status: response.status,
+        rateLimit: parseRateLimit(response.headers),
+      });
+    } catch (error) {
+      // The caller's hook failed: an SDK error (not retried) whose cause is the hook's error, as for the Management API.
+      throw new IdPlatformError(`The onResponse hook threw: ${messageOf(error)}`, { cause: error });
+    }
     const scrub = [...secrets, ...issuedCredentials(answer)];
     if (!response.ok) throw toAuthApiError(response, answer, scrub);
     try {
       return validateResponse(call.schema, answer, scrub);
     } catch (error) {
-      throw typeof answer === 'string' ? withheldText(error, response, answer) : error;
+      throw typeof answer === 'string' ? withheldText(error, response, answer, scrub) : error;
     }
   };
   return withRetry(attempt, { policy, clock: context.clock, idempotent: isIdempotent(call.method), signal: options.signal });
@@ -81,14 +87,23 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
  * issued credentials that {@link issuedCredentials} cannot find, so the error says
  * what came instead of quoting it.
  */
-function withheldText(error: unknown, response: Response, body: string): unknown {
+function withheldText(error: unknown, response: Response, body: string, secrets: readonly string[]): unknown {
   if (!(error instanceof ResponseValidationError)) return error;
-  const type = response.headers.get('content-type')?.split(';')[0]?.trim().slice(0, 100) || 'no content type';
+  // The media type only, when it is one (`text/html`), scrubbed like every other header: a server may echo anything there.
+  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim() ?? '';
+  const type = MEDIA_TYPE.test(mediaType)
+    ? redact(mediaType, secrets)
+    : mediaType === ''
+      ? 'no content type'
+      : 'an unreadable content type';
   return new ResponseValidationError(
     error.issues,
     `[${body.length} characters of text (${type}), withheld: a 2xx answer may hold credentials]`,
   );
 }
+
+/** A media type as `Content-Type` names it: `type/subtype`, of token characters, at most 100 of them. */
+const MEDIA_TYPE = /^(?=.{3,100}$)[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * A call's options, checked as its first attempt would check them (`retry`,
@@ -158,13 +173,18 @@ function toAuthApiError(response: Response, receivedBody: unknown, secrets: read
 /**
  * The auth-params of a challenge, left to right (RFC 9110, 11.2): `name="quoted
  * \\"string\\""` or `name=token`. A quoted value is consumed whole, so text inside
- * it (`realm="x, error=y"`) is never read as a parameter of its own.
+ * it (`realm="x, error=y"`) is never read as a parameter of its own. A name starts
+ * only where a token starts (the lookbehind): a long run of token characters is then
+ * tried once, not from each of its characters (quadratic time on a hostile header).
  */
-const AUTH_PARAM = /([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g;
+const AUTH_PARAM = /(?<![!#$%&'*+.^_`|~0-9A-Za-z-])([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g;
+
+/** The most of a `WWW-Authenticate` value read for its `error` (a challenge is short; a hostile one need not be). */
+const MAX_CHALLENGE_LENGTH = 8192;
 
 /** The value of the auth-param `name` of a challenge (`error="invalid_token"`), or `undefined`. */
 function challengeParam(challenge: string, name: 'error' | 'error_description'): string | undefined {
-  for (const [, param, quoted, token] of challenge.matchAll(AUTH_PARAM)) {
+  for (const [, param, quoted, token] of challenge.slice(0, MAX_CHALLENGE_LENGTH).matchAll(AUTH_PARAM)) {
     if (param?.toLowerCase() !== name) continue;
     const value = quoted === undefined ? token : quoted.replace(/\\(.)/g, '$1');
     return value === '' ? undefined : value;

@@ -176,7 +176,11 @@ function checkMtls(mtls: unknown): MtlsOptions {
     edgeHeaders?: unknown;
   };
   if (typeof fetch === 'function' && edgeHeaders === undefined) return { fetch: fetch as FetchLike };
-  if (fetch === undefined && isEdgeHeaders(edgeHeaders)) return { edgeHeaders };
+  if (fetch === undefined && isEdgeHeaders(edgeHeaders)) {
+    // A frozen copy of the checked strings: what is sent (and kept out of errors) never changes after the check.
+    const { cnameApiKey, clientCertificate, clientCertificateCaVerified } = edgeHeaders;
+    return { edgeHeaders: Object.freeze({ cnameApiKey, clientCertificate, clientCertificateCaVerified }) };
+  }
   throw new ConfigurationError(
     '`mtls` takes either `fetch` (a function presenting the client certificate) or `edgeHeaders` ({ cnameApiKey, clientCertificate, clientCertificateCaVerified }), not both or neither',
   );

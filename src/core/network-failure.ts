@@ -1,4 +1,4 @@
-import { NetworkError } from './errors.js';
+import { IdPlatformError, NetworkError } from './errors.js';
 import type { FetchLike } from './http.js';
 import { redact } from './redaction.js';
 import { discardBody } from './response-body.js';
@@ -33,8 +33,10 @@ export function rootCauseCode(error: unknown): string | undefined {
 export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLike {
   return (input, init) => {
     const failed = (error: unknown): never => {
-      if (!(error instanceof TypeError)) throw error;
-      throw networkFailure(describeFailure(input, error), error);
+      // A fetch's own failure (a TypeError), or an SDK error a custom fetch threw (it is no answer of
+      // the server, and may quote the request): a NetworkError, which the exchange scrubs of secrets.
+      if (!(error instanceof TypeError) && !IdPlatformError.is(error)) throw error;
+      throw networkFailure(describeFailure(input, error as Error), error);
     };
     try {
       return Promise.resolve((fetch ?? globalThis.fetch)(input, init)).then((response) => {
@@ -47,7 +49,7 @@ export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLik
   };
 }
 
-function describeFailure(input: Request, error: TypeError): string {
+function describeFailure(input: Request, error: Error): string {
   const url = new URL(input.url);
   const code = rootCauseCode(error);
   const detail = deepestMessage(error);
@@ -144,7 +146,9 @@ function isPlainErrorQuotingNothing(link: unknown, secrets: readonly string[]): 
       const value: unknown = Reflect.get(link, key);
       return key === 'cause' || value === null || typeof value !== 'object';
     });
-    return plain && !quotes(`${link.message}\n${String(link.stack)}`, secrets);
+    // Every member a copy or `toJSON()` would show: the message, the stack, the name and the system members.
+    const shown = [link.message, String(link.stack), link.name, ...SYSTEM_MEMBERS.map((key) => String(Reflect.get(link, key) ?? ''))];
+    return plain && !quotes(shown.join('\n'), secrets);
   } catch {
     return false; // a member that could not be read: copied, whatever it held
   }

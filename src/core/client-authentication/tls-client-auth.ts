@@ -25,12 +25,14 @@ export function tlsClientAuth(clientId: string, edgeHeaders?: MtlsEdgeHeaders): 
     'client-certificate': encodeURIComponent(edgeHeaders.clientCertificate),
     'client-certificate-ca-verified': edgeHeaders.clientCertificateCaVerified,
   };
+  // The key that is sent is the one kept out of errors: both read once, here.
+  const secrets = headers ? [headers['cname-api-key']] : [];
   return {
     method: 'tls_client_auth',
     apply: (request) => {
       request.body.set('client_id', clientId);
       if (headers) Object.assign(request.headers, headers);
-      return edgeHeaders ? [edgeHeaders.cnameApiKey] : [];
+      return secrets;
     },
   };
 }
