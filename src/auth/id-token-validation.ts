@@ -2,7 +2,9 @@
  * The checks of an ID token (OpenID Connect Core 3.1.3.7). Loaded with `import()`
  * on the first ID token, so that jose's decoder is not in the eager browser bundle.
  */
-import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
+import { decodeProtectedHeader } from 'jose/decode/protected_header';
+import { decodeJwt } from 'jose/jwt/decode';
 import { IdTokenValidationError } from '../core/errors.js';
 import type { IdTokenClaims, IdTokenExpectations, IdTokenSettings, IdTokenValidationContext } from './id-token.js';
 
