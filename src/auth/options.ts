@@ -99,6 +99,10 @@ export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClie
   const options = ownProperties(given);
   const credentials = resolveCredentials(options, AUTH_METHODS);
   const common = resolveCommonOptions(options, '');
+  // The Authentication API lives at the tenant's root (its issuer is the origin): a path would be dropped unsaid.
+  if (common.baseUrl !== common.origin) {
+    throw new ConfigurationError('AuthenticationClient takes an origin as `baseUrl` (scheme, host and port), without a path');
+  }
   const idToken = resolveIdTokenSettings(options, common.origin, credentials.clientId, isBrowser());
   return { clientId: credentials.clientId, origin: common.origin, method: credentials.method, credentials, common, idToken };
 }

@@ -23,7 +23,9 @@ export function withDeadline<T>(
     };
     const onAbort = () => settle(() => reject(signal?.reason));
     if (timeoutMs !== undefined) {
-      timer = setTimeout(() => settle(() => reject(new TimeoutError(timeoutMessage))), timeoutMs);
+      const timedOut = () =>
+        new TimeoutError(timeoutMessage, { cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError') });
+      timer = setTimeout(() => settle(() => reject(timedOut())), timeoutMs);
     }
     signal?.addEventListener('abort', onAbort, { once: true });
     promise.then(

@@ -56,11 +56,12 @@ export class ManagementClient {
    * Sends any other Management API call through the client's transport: the same
    * token, retries, rate limits, timeouts and errors as the built-in methods.
    * With `schema` the 2xx body is checked against it and typed by it; without, it
-   * is returned unchecked as `unknown`. The request's shape is checked first
-   * (`RequestValidationError`, nothing sent): see {@link CustomRequest}.
+   * is returned unchecked, typed `unknown`, or `T` when you name one
+   * (`request<Role>(…)`: your assertion, not checked). The request's shape is checked
+   * first (`RequestValidationError`, nothing sent): see {@link CustomRequest}.
    *
    * ```ts
-   * const role = await management.request({ method: 'POST', path: 'roles', body: { name: 'editor' } });
+   * const role = await management.request<{ id: string }>({ method: 'POST', path: 'roles', body: { name: 'editor' } });
    * const users = await management.request({ method: 'GET', path: encodePath`roles/${roleId}/users`, schema: UsersSchema });
    * ```
    */
@@ -70,7 +71,7 @@ export class ManagementClient {
     request: Omit<CustomRequest, 'schema'> & { readonly schema: S },
     options?: RequestOptions,
   ): Promise<z.output<S>>;
-  request(request: CustomRequest<unknown> & { readonly schema?: undefined }, options?: RequestOptions): Promise<unknown>;
+  request<T = unknown>(request: CustomRequest<T> & { readonly schema?: undefined }, options?: RequestOptions): Promise<T>;
   async request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
     // Its checks load with the first custom request: an app that never sends one never loads them.
     const { sendCustomRequest } = await import('./custom-request.js').catch((error: unknown) => {

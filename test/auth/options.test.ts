@@ -47,6 +47,7 @@ describe('AuthenticationClient options', () => {
     ['mtls with both fetch and headers', { mtls: { fetch: globalThis.fetch, edgeHeaders } }, 'either `fetch`'],
     ['an unknown method', { tokenEndpointAuthMethod: 'magic' as 'none' }, '`tokenEndpointAuthMethod` must be one of'],
     ['http to a remote host', { domain: undefined, baseUrl: 'http://example.com' }, 'loopback'],
+    ['a baseUrl with a path (it would be dropped)', { domain: undefined, baseUrl: 'https://proxy.example.com/idp' }, 'without a path'],
     ['a header name that is not one', { headers: { 'bad header name': 'x' } }, '`headers`: the header name'],
     ['a header value with a line break', { headers: { 'x-trace': 'a\nb' } }, 'the value is not shown'],
   ];

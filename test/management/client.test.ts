@@ -230,6 +230,12 @@ describe('client-credentials tokens', () => {
     });
   });
 
+  it('gives up on a token function that never answers with a TimeoutError whose cause says so, as for a request', async () => {
+    const management = client({ token: () => new Promise<string>(() => {}), clientId: undefined, clientSecret: undefined, retry: false });
+    const error = await management.guardian.phone.getMessageTypes({ timeoutMs: 20 }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'TimeoutError', cause: { name: 'TimeoutError', message: 'timed out after 20 ms' } });
+  });
+
   it('refuses a zero timeout at once with a token function that never answers (its deadline is not lost)', async () => {
     const management = client({ token: () => new Promise<string>(() => {}), clientId: undefined, clientSecret: undefined });
     await expect(management.guardian.phone.getMessageTypes({ timeoutMs: 0 })).rejects.toBeInstanceOf(RequestValidationError);

@@ -18,6 +18,10 @@ describe('management.request() types', () => {
     }>();
   });
 
+  it('is the type named without a schema (an assertion of the caller, unchecked), as DESIGN writes it: request<T>(…)', () => {
+    expectTypeOf(management.request<{ id: string }>({ method: 'GET', path: 'roles/r' })).resolves.toEqualTypeOf<{ id: string }>();
+  });
+
   it('refuses other methods and a missing path at compile time', () => {
     // @ts-expect-error TRACE is not sent
     management.request({ method: 'TRACE', path: 'roles' });
