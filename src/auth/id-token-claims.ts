@@ -60,8 +60,16 @@ export async function withIdTokenClaims(
 }
 
 function validationContext(settings: ClaimsSettings, options: RequestOptions, preparedKeySet?: PreparedKeySet): IdTokenValidationContext {
-  const fetchJwks = () =>
-    callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}) });
+  const fetchJwks = (signal: AbortSignal) =>
+    callAuthApi(settings, {
+      method: 'GET',
+      path: '.well-known/jwks.json',
+      schema: JwksBodySchema,
+      prepare: () => ({}),
+      options: { signal },
+    });
+  // The call's timeout, the client's when it gives none: the shared fetch (retried) may take longer.
   const { signal, timeoutMs } = ownProperties(options);
-  return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), preparedKeySet, fetchJwks, signal, timeoutMs };
+  const waitMs = timeoutMs ?? settings.timeoutMs;
+  return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), preparedKeySet, fetchJwks, signal, timeoutMs: waitMs };
 }

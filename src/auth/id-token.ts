@@ -72,7 +72,8 @@ export interface IdTokenSettings {
 export interface PreparedKeySet {
   /** When it was fetched, in seconds since the epoch. */
   readonly fetchedAt: number;
-  readonly keys: Promise<unknown>;
+  /** The fetch (its outcome in `promise`). */
+  readonly keys: { readonly promise: Promise<unknown> };
 }
 
 /** What the lazily loaded checks get from the client: the time, and its tenant's key set. */
@@ -88,10 +89,11 @@ export interface IdTokenValidationContext {
   readonly preparedKeySet?: PreparedKeySet | undefined;
   /**
    * Fetches the tenant's `/.well-known/jwks.json` with the client's own timeout and no
-   * caller's signal: one fetch serves every call waiting for it (not cached: the caller caches).
+   * caller's signal: one fetch serves every call waiting for it (not cached: the caller
+   * caches). `signal` aborts it when no call waits for it any more.
    */
-  readonly fetchJwks: () => Promise<unknown>;
-  /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on for others). */
+  readonly fetchJwks: (signal: AbortSignal) => Promise<unknown>;
+  /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on while others wait). */
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
 }

@@ -1,3 +1,5 @@
+import { whenAborted } from './signal.js';
+
 /**
  * The seam through which the SDK reads time and waits. Tests pass their own
  * (or use fake timers with the default one); nothing else reads time directly.
@@ -21,14 +23,15 @@ export const systemClock: Clock = {
         reject(signal.reason);
         return;
       }
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
       const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening?.();
         resolve();
       }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopListening =
+        signal &&
+        whenAborted(signal, () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        });
     }),
 };

@@ -1,4 +1,5 @@
 import { TimeoutError } from './errors.js';
+import { whenAborted } from './signal.js';
 
 /**
  * Resolves like `promise`, but rejects with the signal's reason when `signal` aborts,
@@ -16,18 +17,18 @@ export function withDeadline<T>(
   if (signal === undefined && timeoutMs === undefined) return promise;
   return new Promise<T>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopListening: (() => void) | undefined;
     const settle = (finish: () => void) => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      stopListening?.();
       finish();
     };
-    const onAbort = () => settle(() => reject(signal?.reason));
     if (timeoutMs !== undefined) {
       const timedOut = () =>
         new TimeoutError(timeoutMessage, { cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError') });
       timer = setTimeout(() => settle(() => reject(timedOut())), timeoutMs);
     }
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal) stopListening = whenAborted(signal, () => settle(() => reject(signal.reason)));
     promise.then(
       (value) => settle(() => resolve(value)),
       (error: unknown) => settle(() => reject(error)),

@@ -7,7 +7,7 @@ import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
 import { BodyRead } from './response-body.js';
 import { runtimeName } from './runtime.js';
-import { checkSignal, untilAborted } from './signal.js';
+import { checkSignal, untilAborted, whenAborted } from './signal.js';
 
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
@@ -84,6 +84,11 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
     expiredWith = timedOut(method, path, timeoutMs);
     read?.stop(expiredWith);
   }, timeoutMs);
+  // ky gets a signal of this exchange's own, aborted with the caller's reason: ky makes an
+  // `AbortSignal.any` of the signal it is given on every request, and Node 20 keeps an entry for
+  // each on that signal for good (a long-lived caller's signal would grow with every call).
+  const linked = signal && new AbortController();
+  const unlink = signal && linked && whenAborted(signal, () => linked.abort(signal.reason));
   try {
     const query = request.searchParams?.toString();
     let response: Response;
@@ -94,7 +99,7 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
         if ('json' in body) options.json = body.json;
         else options.body = body.form;
       }
-      if (signal) options.signal = signal;
+      if (linked) options.signal = linked.signal;
       const sent = http(query ? `${path}?${query}` : path, options);
       response = await (signal ? untilAborted(sent, signal) : sent);
     } catch (error) {
@@ -102,32 +107,24 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       throw exchangeFailure(error, signal, `${method} /${path} failed`, request.secrets);
     }
     read = new BodyRead(response);
-    let stopOnAbort: (() => void) | undefined;
+    const reading = read;
+    // The body is read until the caller aborts too: the stream is then cancelled (the connection closed, not read on).
+    const stopReadingOnAbort =
+      signal && (signal.aborted ? reading.stop(signal.reason) : whenAborted(signal, () => reading.stop(signal.reason)));
     try {
       // The deadline passed while the response was on its way (ky's timer fires just after ours).
       if (expiredWith) throw expiredWith;
-      if (signal) stopOnAbort = stoppingOnAbort(read, signal);
       return { response, body: await read.result };
     } catch (error) {
       read.stop(error); // the body is given up on: its stream is cancelled (nothing to do once read whole)
       throw exchangeFailure(error, signal, `${method} /${path} failed while reading the response`, request.secrets);
     } finally {
-      if (stopOnAbort) signal?.removeEventListener('abort', stopOnAbort);
+      stopReadingOnAbort?.();
     }
   } finally {
     clearTimeout(deadline);
+    unlink?.();
   }
-}
-
-/**
- * Stops `read` when `signal` aborts (the stream is cancelled, so the connection is
- * closed, not read on); returns the listener, for removal once the read is over.
- */
-function stoppingOnAbort(read: BodyRead, signal: AbortSignal): () => void {
-  const stop = () => read.stop(signal.reason);
-  if (signal.aborted) stop();
-  else signal.addEventListener('abort', stop, { once: true });
-  return stop;
 }
 
 /**
