@@ -3,9 +3,12 @@ import { withDeadline } from './deadline.js';
 /**
  * One piece of work that concurrent calls share (a token request, a key-set fetch).
  * Each call waits for it with its own signal and deadline ({@link SharedWork.wait});
- * when every call that waited has given up before the work settled, the work's
- * signal aborts and `onAbandoned` runs: its retry loop stops, no request is sent
- * that nobody awaits, and nothing keeps the process alive for it.
+ * when the last call waiting for it is aborted (its caller gave up on it) before the
+ * work settled, the work's signal aborts and `onAbandoned` runs: its retry loop stops,
+ * no request is sent that nobody awaits, and nothing keeps the process alive for it.
+ * A call that only ran out of time leaves the work going: its retry (or the next
+ * call) takes the outcome, and a token request behind a lock another process held
+ * still comes.
  */
 export class SharedWork<T> {
   /** The work's outcome. */
@@ -40,8 +43,8 @@ export class SharedWork<T> {
       },
       () => {
         this.#waiting--;
-        if (this.#waiting > 0 || this.#settled) return;
-        this.#controller.abort(new DOMException('Every call waiting for it gave up', 'AbortError'));
+        if (this.#waiting > 0 || this.#settled || !signal?.aborted) return;
+        this.#controller.abort(new DOMException('Every call waiting for it was aborted', 'AbortError'));
         this.#onAbandoned();
       },
     );

@@ -21,7 +21,7 @@ export const REDIS_RETRY_AFTER_MS = 5_000;
  */
 export function checkedCommandTimeout(commandTimeoutMs: unknown): number {
   if (!isValidTimeout(commandTimeoutMs)) {
-    throw new ConfigurationError(`commandTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+    throw new ConfigurationError(`commandTimeoutMs must be a number of milliseconds more than 0 and at most ${MAX_TIMEOUT_MS}`);
   }
   return commandTimeoutMs;
 }

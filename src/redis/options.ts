@@ -3,7 +3,7 @@ export interface RedisAdapterOptions {
   /** Put before every key, e.g. `'my-service:'`, to share a Redis with other data. Default `''`. */
   readonly prefix?: string | undefined;
   /**
-   * A command slower than this (ms, 1 to 2^31 − 1; else `ConfigurationError`) is given up on
+   * A command slower than this (ms, more than 0 and at most 2^31 − 1; else `ConfigurationError`) is given up on
    * and answered locally. Default 1 000. Keep it below the client's `timeoutMs`: the
    * client gives up on a token cache that has not answered within that time.
    */

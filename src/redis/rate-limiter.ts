@@ -41,7 +41,7 @@ export interface RedisRateLimiterOptions extends RedisAdapterOptions {
  * ```
  */
 export function createRedisRateLimiter(client: RedisClientLike, options: RedisRateLimiterOptions = {}): RateLimiter {
-  const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, clock = systemClock } = options;
+  const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, clock = systemClock } = options ?? {}; // null: none
   const run = redisOrLocal(client, checkedCommandTimeout(commandTimeoutMs), clock);
   const local = new Map<string, BucketState>();
   return {

@@ -32,7 +32,7 @@ export type RedisTokenCacheOptions = RedisAdapterOptions;
  * ```
  */
 export function createRedisTokenCache(client: RedisClientLike, options: RedisTokenCacheOptions = {}): TokenCache {
-  const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS } = options;
+  const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS } = options ?? {}; // null: none
   const run = redisOrLocal(client, checkedCommandTimeout(commandTimeoutMs));
   const local = memoryTokenCache(systemClock);
   const tokenKey = (key: string) => `${prefix}${key}`;

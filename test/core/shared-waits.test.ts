@@ -74,6 +74,21 @@ describe('with fake timers', () => {
     expect(state.settled).toBe(true);
   });
 
+  it('a lock held elsewhere that never comes free: the token is fetched after the wait, and the retried call gets it', async () => {
+    let tokenRequests = 0;
+    const tokenCache = { get: () => Promise.resolve(null), set: () => Promise.resolve(), lock: () => Promise.resolve(false) };
+    const fetch = async (request: Request) => {
+      if (new URL(request.url).pathname !== '/oauth/token') return json({ message_types: ['sms'] });
+      tokenRequests++;
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the token comes after the call's first attempt ran out of time
+      return json({ access_token: 'tok', token_type: 'Bearer', expires_in: 3600 });
+    };
+    const management = new ManagementClient({ baseUrl: API, clientId: 'id', clientSecret: 'secret', timeoutMs: 500, fetch, tokenCache });
+    const state = await outcomeWithin(management.guardian.phone.getMessageTypes(), 3_000);
+    expect(state).toEqual({ settled: true });
+    expect(tokenRequests).toBe(1);
+  });
+
   it('a call without a timeoutMs of its own gives up on the shared key-set fetch after the client one', async () => {
     const fetch = async (request: Request) =>
       new URL(request.url).pathname === '/.well-known/jwks.json'

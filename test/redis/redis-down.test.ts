@@ -110,5 +110,9 @@ describe('A Redis that does not answer', () => {
 
   it('is refused when it is neither a node-redis nor an ioredis client', () => {
     expect(() => createRedisTokenCache({} as never)).toThrow(ConfigurationError);
+    // Options of null are none, as for the clients' methods.
+    const nodeRedisLike = { sendCommand: async () => null };
+    expect(() => createRedisTokenCache(nodeRedisLike, null as never)).not.toThrow();
+    expect(() => createRedisRateLimiter(nodeRedisLike, null as never)).not.toThrow();
   });
 });
