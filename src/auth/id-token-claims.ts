@@ -60,16 +60,8 @@ export async function withIdTokenClaims(
 }
 
 function validationContext(settings: ClaimsSettings, options: RequestOptions, preparedKeySet?: PreparedKeySet): IdTokenValidationContext {
-  const fetchJwks = (signal: AbortSignal) =>
-    callAuthApi(settings, {
-      method: 'GET',
-      path: '.well-known/jwks.json',
-      schema: JwksBodySchema,
-      prepare: () => ({}),
-      options: { signal },
-    });
-  // The call's timeout, the client's when it gives none: the shared fetch (retried) may take longer.
+  const fetchJwks = () =>
+    callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}) });
   const { signal, timeoutMs } = ownProperties(options);
-  const waitMs = timeoutMs ?? settings.timeoutMs;
-  return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), preparedKeySet, fetchJwks, signal, timeoutMs: waitMs };
+  return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), preparedKeySet, fetchJwks, signal, timeoutMs };
 }

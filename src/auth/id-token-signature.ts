@@ -4,8 +4,8 @@
  * `idTokenVerification` is `'signature'`, so that browser bundles stay small.
  */
 import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
+import { withDeadline } from '../core/deadline.js';
 import { IdTokenValidationError } from '../core/errors.js';
-import { SharedWork } from '../core/shared-work.js';
 import type { IdTokenSettings, IdTokenValidationContext, PreparedKeySet } from './id-token.js';
 
 /** After a key rotation, a key missing from the cached set refetches the set, at most this often. */
@@ -20,8 +20,7 @@ const KEY_SET_MAX_AGE_SEC = 600;
 type KeySet = ReturnType<typeof createLocalJWKSet>;
 
 interface CachedKeySet {
-  /** The fetch, which concurrent calls share (given up on, and dropped, when they all gave up). */
-  readonly keys: SharedWork<KeySet>;
+  readonly keys: Promise<KeySet>;
   /** Seconds since the epoch. */
   readonly fetchedAt: number;
 }
@@ -30,14 +29,13 @@ interface CachedKeySet {
 const cache = new WeakMap<IdTokenSettings, CachedKeySet>();
 
 function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext): CachedKeySet {
-  const forget = () => {
-    if (cache.get(settings) === entry) cache.delete(settings);
-  };
-  const keys = new SharedWork((signal) => fetchJwks(signal).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet)), forget);
-  const entry: CachedKeySet = { keys, fetchedAt: now };
+  const keys = fetchJwks().then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
+  const entry = { keys, fetchedAt: now };
   cache.set(settings, entry);
   // A failed fetch is not cached: the next token tries again.
-  keys.promise.catch(forget);
+  keys.catch(() => {
+    if (cache.get(settings) === entry) cache.delete(settings);
+  });
   return entry;
 }
 
@@ -58,7 +56,7 @@ function currentKeySet(context: IdTokenValidationContext): CachedKeySet {
  * that gives up leaves the fetch, which other calls may share, going on.
  */
 function keysOf(entry: CachedKeySet, { signal, timeoutMs }: IdTokenValidationContext): Promise<KeySet> {
-  return entry.keys.wait(signal, timeoutMs, `GET /.well-known/jwks.json timed out after ${timeoutMs} ms`);
+  return withDeadline(entry.keys, signal, timeoutMs, `GET /.well-known/jwks.json timed out after ${timeoutMs} ms`);
 }
 
 /**

@@ -72,8 +72,7 @@ export interface IdTokenSettings {
 export interface PreparedKeySet {
   /** When it was fetched, in seconds since the epoch. */
   readonly fetchedAt: number;
-  /** The fetch (its outcome in `promise`). */
-  readonly keys: { readonly promise: Promise<unknown> };
+  readonly keys: Promise<unknown>;
 }
 
 /** What the lazily loaded checks get from the client: the time, and its tenant's key set. */
@@ -89,11 +88,10 @@ export interface IdTokenValidationContext {
   readonly preparedKeySet?: PreparedKeySet | undefined;
   /**
    * Fetches the tenant's `/.well-known/jwks.json` with the client's own timeout and no
-   * caller's signal: one fetch serves every call waiting for it (not cached: the caller
-   * caches). `signal` aborts it when no call waits for it any more.
+   * caller's signal: one fetch serves every call waiting for it (not cached: the caller caches).
    */
-  readonly fetchJwks: (signal: AbortSignal) => Promise<unknown>;
-  /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on while others wait). */
+  readonly fetchJwks: () => Promise<unknown>;
+  /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on for others). */
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;
 }

@@ -1,7 +1,8 @@
 import { boundedTokenCache } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
+import { withDeadline } from './deadline.js';
 import { TokenRequestError } from './errors.js';
-import { SharedWork } from './shared-work.js';
+import { untilAborted } from './signal.js';
 import { HOLDS_LOCK, releaseTokenLock, waitForSharedToken } from './token-lock.js';
 import type { TokenCache, TokenProvider } from './token-provider.js';
 
@@ -13,8 +14,8 @@ export interface IssuedToken {
 
 /** Options of {@link ClientCredentialsTokenProvider}. */
 export interface ClientCredentialsTokenProviderOptions {
-  /** Requests a new token (the client-credentials grant); `signal` aborts when no call waits for it any more. */
-  readonly fetchToken: (signal: AbortSignal) => Promise<IssuedToken>;
+  /** Requests a new token (the client-credentials grant). */
+  readonly fetchToken: () => Promise<IssuedToken>;
   readonly cache: TokenCache;
   /** Names this client's token in the cache (origin, client id and audience; nothing secret). */
   readonly cacheKey: string;
@@ -57,8 +58,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #cache: TokenCache;
   /** `options.clock`, or the system clock. */
   readonly #clock: Pick<Clock, 'now' | 'sleep'>;
-  /** The look-up or token request in flight, which concurrent calls share (given up on when they all gave up). */
-  #pending: SharedWork<string> | undefined;
+  #pending: Promise<string> | undefined;
   /** The token this client fetched last and until when it may be handed out (the cache's time to live). */
   #fetched: { readonly token: string; readonly goodUntil: number } | undefined;
   readonly #rejected = new Set<string>();
@@ -91,23 +91,14 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       }
       // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
       if (this.#usable(cached)) return Promise.resolve(cached);
-      const work: SharedWork<string> = new SharedWork(
-        (workSignal) =>
-          this.#load(cached, workSignal).finally(() => {
-            if (this.#pending === work) this.#pending = undefined;
-          }),
-        () => {
-          if (this.#pending === work) this.#pending = undefined; // abandoned: the next call starts afresh
-        },
-      );
-      this.#pending = work;
+      this.#pending = this.#load(cached).finally(() => {
+        this.#pending = undefined;
+      });
     }
-    // Bounded by the call's timeout, the client's when it gives none: the shared fetch may take longer
-    // (its 429s waited out, a lock another process holds), and goes on for the others. A millisecond
-    // more, so that the shared fetch's own timeout, which names the part that hung (the cache, the
-    // lock), is the one reported when both run out together.
-    const waitMs = timeoutMs ?? this.#options.timeoutMs;
-    return this.#pending.wait(signal, waitMs + 1, `The Management API token did not come within ${waitMs} ms`);
+    if (timeoutMs !== undefined && timeoutMs < this.#options.timeoutMs) {
+      return withDeadline(this.#pending, signal, timeoutMs, `The Management API token did not come within ${timeoutMs} ms`);
+    }
+    return signal ? untilAborted(this.#pending, signal) : this.#pending;
   }
 
   /** The token this client fetched last, while it is good and not rejected; `undefined` otherwise. */
@@ -132,7 +123,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   }
 
   /** Takes the cache's answer (`cached`), or fetches a token when it has none. */
-  async #load(cachedAnswer: ReturnType<TokenCache['get']>, signal: AbortSignal): Promise<string> {
+  async #load(cachedAnswer: ReturnType<TokenCache['get']>): Promise<string> {
     const cache = this.#cache;
     const { cacheKey, fetchToken, maxSkewMs, timeoutMs } = this.#options;
     let shared: Awaited<ReturnType<typeof waitForSharedToken>>;
@@ -148,8 +139,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     const holdsLock = shared === HOLDS_LOCK;
     let issued: IssuedToken;
     try {
-      signal.throwIfAborted(); // every call gave up while it looked or waited for the lock: no request
-      issued = await fetchToken(signal);
+      issued = await fetchToken();
     } catch (error) {
       // A holder without a token gives the lock back, so that the next caller need not wait for it to expire.
       if (holdsLock) await releaseTokenLock(cache, cacheKey);
