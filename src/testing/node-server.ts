@@ -118,7 +118,10 @@ function toRequest(incoming: IncomingMessage, fallbackHost: string, signal: Abor
   }
   const host = incoming.headers.host;
   const authority = host !== undefined && /^(?:[\w.-]+|\[[\da-f:.]+\])(?::\d{1,5})?$/i.test(host) ? host : fallbackHost;
-  const url = new URL(incoming.url ?? '/', `http://${authority}`);
+  // A path is joined as text, not resolved: `//api/v2/…` (an extra slash of a URL join) is a path, not
+  // a host, as `handle` reads it. Anything else (an absolute-form target) is resolved as before.
+  const target = incoming.url ?? '/';
+  const url = target.startsWith('/') ? new URL(`http://${authority}${target}`) : new URL(target, `http://${authority}`);
   const method = incoming.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };

@@ -151,6 +151,8 @@ describe('GET /organizations/{id}/invitations', () => {
       const emails = byEmail.map((invitation) => invitation.invitee?.email ?? '');
       expect(emails).toEqual([...emails].sort());
       const byInviter = await invitations('?sort=inviter.name:-1&per_page=100');
+      const names = byInviter.map((invitation) => invitation.inviter?.name ?? '');
+      expect(names).toEqual([...names].sort().reverse());
       for (let index = 1; index < byInviter.length; index++) {
         const [previous, current] = [byInviter[index - 1], byInviter[index]];
         if (previous?.inviter?.name === current?.inviter?.name) expect((previous?.id ?? '') > (current?.id ?? '')).toBe(true);
@@ -163,6 +165,19 @@ describe('GET /organizations/{id}/invitations', () => {
 
     it('refuses a sort field that is not an invitation field', async () => {
       expect(await list('?sort=password:1')).toMatchObject(badQuery(/sort field "password" is not an invitation field/));
+    });
+
+    it.each(['invitee.emial', 'created_at.x', 'inviter.name.first'])(
+      'refuses sort=%s:1, a member the field does not have',
+      async (field) => {
+        expect(await list(`?sort=${field}:1`)).toMatchObject(
+          badQuery(new RegExp(`sort field "${field.replace('.', '\\.')}" is not an invitation field`)),
+        );
+      },
+    );
+
+    it('sorts by a member of the free-form metadata', async () => {
+      expect((await list('?sort=app_metadata.plan:1')).status).toBe(200);
     });
   });
 

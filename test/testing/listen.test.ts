@@ -124,6 +124,24 @@ describe('emulator.listen() (a real socket on 127.0.0.1)', () => {
   });
 });
 
+describe('emulator.listen() and a path that starts with //', () => {
+  it('reads it as a path, as handle() does (an extra slash of a URL join is no host)', async () => {
+    const emulator = createTenantEmulator();
+    const { url, close } = await emulator.listen();
+    try {
+      const token = await emulator.createAccessToken({ origin: url });
+      const path = '//api/v2/guardian/factors/phone/message-types';
+      const init = { headers: { authorization: `Bearer ${token}` } };
+      const direct = await emulator.handle(new Request(`${url}${path}`, init));
+      const viaSocket = await fetch(`${url}${path}`, init);
+      expect(emulator.requests.at(-1)?.path).toBe(path);
+      expect({ status: viaSocket.status, body: await viaSocket.json() }).toEqual({ status: direct.status, body: await direct.json() });
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('emulator.listen() outside Node (`#node-server` resolves to a stand-in in browser bundles)', () => {
   it('says that it needs Node and how to serve the emulator instead', async () => {
     const { serve } = await import('../../src/testing/node-server.unsupported.js');

@@ -95,11 +95,29 @@ function readSort(query: QueryReader): Sort {
     return DEFAULT_SORT;
   }
   const path = (match[1] ?? '').split('.');
-  if (!KNOWN_FIELDS.has(path[0] ?? '') || path.includes('')) {
+  if (!KNOWN_FIELDS.has(path[0] ?? '') || path.includes('') || !isSortablePath(path)) {
     query.issues.push(`sort field "${match[1]}" is not an invitation field`);
     return DEFAULT_SORT;
   }
   return { path, order: match[2] === '1' ? 1 : -1 };
+}
+
+/**
+ * Members of the invitation's objects a sort may name below their field: the
+ * inviter's and invitee's known members, and anything in the free-form metadata.
+ * A misspelt member (`invitee.emial`) is refused, not sorted on nothing.
+ */
+const SORTABLE_MEMBERS: Readonly<Record<string, readonly string[] | 'any'>> = {
+  inviter: ['name'],
+  invitee: ['email'],
+  app_metadata: 'any',
+  user_metadata: 'any',
+};
+
+function isSortablePath([field, member, ...deeper]: readonly string[]): boolean {
+  if (member === undefined) return true;
+  const members = SORTABLE_MEMBERS[field ?? ''];
+  return members === 'any' || (members !== undefined && deeper.length === 0 && members.includes(member));
 }
 
 /** The date-time fields: sorted by the instant they name (`…T09:00:00+10:00` is before `…T00:30:00Z`), not as text. */
