@@ -44,39 +44,66 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
   const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, clock = systemClock } = options ?? {}; // null: none
   const run = redisOrLocal(client, checkedCommandTimeout(commandTimeoutMs), clock);
   const local = new Map<string, BucketState>();
+  /**
+   * Per key, the slots this process took from memory (Redis could not answer) and that
+   * are not answered yet: their answers must not give Redis back a slot it never
+   * handed out, nor lower its count of calls in flight.
+   */
+  const takenLocally = new Map<string, number>();
+  /** Whether the next answer under `key` is of a slot taken from memory (and counts it off). */
+  const answersLocalSlot = (key: string): boolean => {
+    const count = takenLocally.get(key) ?? 0;
+    if (count === 0) return false;
+    if (count === 1) takenLocally.delete(key);
+    else takenLocally.set(key, count - 1);
+    return true;
+  };
   return {
     async wait(key, signal, { maxDelayMs } = DEFAULT_WAIT_OPTIONS) {
       // Bounded like the in-memory limiter: after maxDelayMs in all (or MAX_WAIT_ROUNDS waits) the call is sent.
       let waited = 0;
       for (let round = 0; round < MAX_WAIT_ROUNDS; round++) {
         if (signal?.aborted) throw signal.reason;
+        let fromMemory = false;
         const delayMs = await run(
           ['EVAL', TAKE_FROM_BUCKET, 1, `${prefix}${key}`, NEW_WINDOW_POLL_MS, NEW_WINDOW_HOLD_MS],
           (reply) => Number(reply),
-          () => takeFromBucketOf(local, key, clock.now()),
+          () => {
+            fromMemory = true;
+            return takeFromBucketOf(local, key, clock.now());
+          },
         );
-        if (!(delayMs > 0)) return true; // a slot is taken
+        if (!(delayMs > 0)) {
+          if (fromMemory) takenLocally.set(key, (takenLocally.get(key) ?? 0) + 1);
+          return true; // a slot is taken
+        }
         if (waited + delayMs > maxDelayMs) return false;
         await clock.sleep(delayMs, signal);
         waited += delayMs;
       }
       return false;
     },
+    // Answers are sent even while the adapter answers from memory after a failure (`cleanup`): dropped,
+    // Redis would count their calls in flight until the key expires. Nobody awaits them (the call has its answer).
     async update(key, rateLimit) {
       local.set(key, updateBucket(local.get(key), rateLimit));
       const { limit, remaining, reset } = rateLimit;
+      const counted = answersLocalSlot(key) ? 0 : 1;
       await run(
-        ['EVAL', UPDATE_BUCKET, 1, `${prefix}${key}`, limit, remaining, reset.getTime()],
+        ['EVAL', UPDATE_BUCKET, 1, `${prefix}${key}`, limit, remaining, reset.getTime(), counted],
         () => undefined,
         () => undefined,
+        true,
       );
     },
     async release(key, options = MAYBE_SENT) {
       releaseFromBucket(local.get(key), options);
+      if (answersLocalSlot(key)) return; // a slot Redis never handed out: nothing to give back there
       await run(
         ['EVAL', RELEASE_FROM_BUCKET, 1, `${prefix}${key}`, options.sent ? 1 : 0],
         () => undefined,
         () => undefined,
+        true,
       );
     },
   };

@@ -63,22 +63,31 @@ if pending > 0 then
 end
 return 0`;
 
-/** KEYS[1] the bucket; ARGV limit, remaining, reset (epoch ms) of a response. Kept a minute past the reset. */
+/**
+ * KEYS[1] the bucket; ARGV limit, remaining, reset (epoch ms) of a response, and
+ * whether Redis counted the call in flight (`'0'`: its slot was taken from a process's
+ * memory while Redis could not answer, so `pending` and the stale-answer counts are
+ * left alone; left out: counted). Kept a minute past the reset.
+ */
 export const UPDATE_BUCKET = `local limit = tonumber(ARGV[1])
 local remaining = tonumber(ARGV[2])
 local reset = tonumber(ARGV[3])
+local counted = ARGV[4] ~= '0'
 local state = redis.call('HMGET', KEYS[1], 'remaining', 'reset', 'rolled', 'taken', 'pending', 'stale', 'in_flight_at_roll')
 local storedReset = tonumber(state[2])
 local rolled = state[3] == '1'
 local taken = tonumber(state[4] or '0')
-local pending = math.max(0, tonumber(state[5] or '0') - 1)
+local pending = tonumber(state[5] or '0')
+if counted then
+  pending = math.max(0, pending - 1)
+end
 local stale = tonumber(state[6] or '0')
 local atRoll = tonumber(state[7] or '0')
 if storedReset and reset <= storedReset then
   if reset < storedReset or rolled then
-    if rolled and atRoll > 0 then
+    if counted and rolled and atRoll > 0 then
       atRoll = math.min(atRoll - 1, pending)
-    elseif rolled and reset == storedReset then
+    elseif counted and rolled and reset == storedReset then
       stale = math.min(taken, stale + 1)
     end
     redis.call('HSET', KEYS[1], 'pending', pending, 'stale', stale, 'in_flight_at_roll', atRoll)

@@ -1,6 +1,7 @@
 import { createRedisRateLimiter } from 'idplatform/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { NEW_WINDOW_HOLD_MS, NEW_WINDOW_POLL_MS } from '../../src/core/rate-limiter.js';
+import { NEW_WINDOW_HOLD_MS, NEW_WINDOW_POLL_MS, NOT_SENT } from '../../src/core/rate-limiter.js';
+import { REDIS_RETRY_AFTER_MS } from '../../src/redis/fallback.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
@@ -21,6 +22,47 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     await redis.command('FLUSHALL');
   });
   afterEach(() => redis.close());
+
+  /** A client on the real Redis whose next command fails once when `failNext` is set (a blip: a reset connection). */
+  function flaky() {
+    const state = { failNext: false };
+    const client = {
+      sendCommand: (args: string[]) => {
+        if (!state.failNext) return redis.command(...args);
+        state.failNext = false;
+        return Promise.reject(new Error('ECONNRESET'));
+      },
+    };
+    return { client, state };
+  }
+
+  it('sends the answers that come back while it answers from memory after a blip: Redis counts no call in flight then', async () => {
+    const clock = createFakeClock(Date.now());
+    const { client, state } = flaky();
+    const limiter = createRedisRateLimiter(client, { clock });
+    const reset = new Date(Date.now() + 30_000);
+    await limiter.update(KEY, { limit: 10, remaining: 10, reset });
+    for (let call = 0; call < 3; call++) expect(await limiter.wait(KEY, undefined, WAIT)).toBe(true);
+    state.failNext = true;
+    expect(await limiter.wait(KEY, undefined, WAIT)).toBe(true); // a fourth call meets the blip: a slot from memory
+    // The three calls Redis counted are answered within the 5 s the adapter answers from memory, then the fourth.
+    for (let answer = 9; answer >= 6; answer--) await limiter.update(KEY, { limit: 10, remaining: answer, reset });
+    expect(await redis.command('HMGET', KEY, 'pending', 'remaining')).toEqual(['0', '6']);
+  });
+
+  it('gives Redis back no slot it never handed out (one taken from memory after a blip)', async () => {
+    const clock = createFakeClock(Date.now());
+    const { client, state } = flaky();
+    const a = createRedisRateLimiter(client, { clock });
+    const b = createRedisRateLimiter(redis.client, { clock });
+    await a.update(KEY, { limit: 10, remaining: 1, reset: new Date(Date.now() + 30_000) });
+    expect(await b.wait(KEY, undefined, WAIT)).toBe(true); // B takes the fleet's last slot; its call is in flight
+    state.failNext = true;
+    expect(await a.wait(KEY, undefined, WAIT)).toBe(true); // A answers from memory (its own copy has 1 left)
+    clock.advance(REDIS_RETRY_AFTER_MS);
+    await a.release(KEY, NOT_SENT); // A's call never left: its slot goes back to A's memory only
+    expect(await redis.command('HMGET', KEY, 'remaining', 'pending')).toEqual(['0', '1']);
+  });
 
   it('lets calls go while nothing is known, and counts them against the first window reported', async () => {
     const clock = createFakeClock();
