@@ -1,9 +1,9 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
-import { AuthApiError, IdPlatformError, messageOf, ResponseValidationError } from './errors.js';
+import { AuthApiError, ResponseValidationError } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { exchange, REDIRECT_REFUSED, readFailedResponse } from './http.js';
-import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
+import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor, tellResponse } from './options.js';
 import { ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
@@ -59,17 +59,12 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
       signal: options.signal,
       secrets,
     });
-    try {
-      context.onResponse?.({
-        method: call.method,
-        path: `/${call.path}`,
-        status: response.status,
-        rateLimit: parseRateLimit(response.headers),
-      });
-    } catch (error) {
-      // The caller's hook failed: an SDK error (not retried) whose cause is the hook's error, as for the Management API.
-      throw new IdPlatformError(`The onResponse hook threw: ${messageOf(error)}`, { cause: error });
-    }
+    tellResponse(context.onResponse, {
+      method: call.method,
+      path: `/${call.path}`,
+      status: response.status,
+      rateLimit: parseRateLimit(response.headers),
+    });
     const scrub = [...secrets, ...issuedCredentials(answer)];
     if (!response.ok) throw toAuthApiError(response, answer, scrub);
     try {

@@ -1,4 +1,4 @@
-import { TimeoutError } from './errors.js';
+import { timeoutAfter } from './errors.js';
 import { whenAborted } from './signal.js';
 
 /**
@@ -23,11 +23,7 @@ export function withDeadline<T>(
       stopListening?.();
       finish();
     };
-    if (timeoutMs !== undefined) {
-      const timedOut = () =>
-        new TimeoutError(timeoutMessage, { cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError') });
-      timer = setTimeout(() => settle(() => reject(timedOut())), timeoutMs);
-    }
+    if (timeoutMs !== undefined) timer = setTimeout(() => settle(() => reject(timeoutAfter(timeoutMs, timeoutMessage))), timeoutMs);
     if (signal) stopListening = whenAborted(signal, () => settle(() => reject(signal.reason)));
     promise.then(
       (value) => settle(() => resolve(value)),

@@ -1,6 +1,6 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { VERSION } from '../version.js';
-import { type HttpResponseErrorDetails, IdPlatformError, messageOf, NetworkError, TimeoutError } from './errors.js';
+import { type HttpResponseErrorDetails, IdPlatformError, messageOf, NetworkError, type TimeoutError, timeoutAfter } from './errors.js';
 import { networkFailure, reportingNetworkFailures, withoutSecrets } from './network-failure.js';
 import { checkCallTimeout } from './options.js';
 import { parseRateLimit } from './rate-limit.js';
@@ -109,8 +109,8 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
     read = new BodyRead(response);
     const reading = read;
     // The body is read until the caller aborts too: the stream is then cancelled (the connection closed, not read on).
-    const stopReadingOnAbort =
-      signal && (signal.aborted ? reading.stop(signal.reason) : whenAborted(signal, () => reading.stop(signal.reason)));
+    if (signal?.aborted) reading.stop(signal.reason);
+    const stopReadingOnAbort = signal && whenAborted(signal, () => reading.stop(signal.reason));
     try {
       // The deadline passed while the response was on its way (ky's timer fires just after ours).
       if (expiredWith) throw expiredWith;
@@ -145,9 +145,7 @@ function isKyTimeout(error: unknown): boolean {
 }
 
 function timedOut(method: string, path: string, timeoutMs: number): TimeoutError {
-  return new TimeoutError(`${method} /${path} timed out after ${timeoutMs} ms`, {
-    cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'),
-  });
+  return timeoutAfter(timeoutMs, `${method} /${path} timed out after ${timeoutMs} ms`);
 }
 
 /**

@@ -1,10 +1,10 @@
 import type { KyInstance } from 'ky';
 import { withBaseUrlHint } from './base-url-hint.js';
 import { type Clock, MAX_TIMER_MS } from './clock.js';
-import { createApiError, IdPlatformError, messageOf, type ScopeName } from './errors.js';
+import { createApiError, type ScopeName } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, REDIRECT_REFUSED, readFailedResponse } from './http.js';
-import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
+import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor, tellResponse } from './options.js';
 import { inheritsEnumerableMembers, ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import {
@@ -239,12 +239,12 @@ export class Transport {
     // Reported to the limiter: the answer's rate limit, or, without one, the call's slot given back.
     const rateLimit = parseRateLimit(answer.response.headers);
     reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit, holdsSlot);
-    try {
-      this.#settings.onResponse?.({ method: request.method, path: `/${request.path}`, status: answer.response.status, rateLimit });
-    } catch (error) {
-      // The caller's hook failed: an SDK error (not retried) whose cause is the hook's error.
-      throw new IdPlatformError(`The onResponse hook threw: ${messageOf(error)}`, { cause: error });
-    }
+    tellResponse(this.#settings.onResponse, {
+      method: request.method,
+      path: `/${request.path}`,
+      status: answer.response.status,
+      rateLimit,
+    });
     return answer;
   }
 }
