@@ -1,4 +1,4 @@
-import { timeoutAfter } from './errors.js';
+import { TimeoutError } from './errors.js';
 import { whenAborted } from './signal.js';
 
 /**
@@ -30,4 +30,9 @@ export function withDeadline<T>(
       (error: unknown) => settle(() => reject(error)),
     );
   });
+}
+
+/** The SDK's `TimeoutError` of a wait of `timeoutMs`: `message`, with a `DOMException` named `TimeoutError` as its cause. */
+export function timeoutAfter(timeoutMs: number, message: string): TimeoutError {
+  return new TimeoutError(message, { cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError') });
 }

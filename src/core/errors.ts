@@ -324,11 +324,6 @@ export class TimeoutError extends IdPlatformError {
   override readonly name = 'TimeoutError' as const;
 }
 
-/** The SDK's `TimeoutError` of a wait of `timeoutMs`: `message`, with a `DOMException` named `TimeoutError` as its cause. */
-export function timeoutAfter(timeoutMs: number, message: string): TimeoutError {
-  return new TimeoutError(message, { cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError') });
-}
-
 /** The request could not be sent or its response not read (DNS, connection, TLS, CORS…). `cause` holds the runtime's error. */
 export class NetworkError extends IdPlatformError {
   static override readonly code: string = 'network';

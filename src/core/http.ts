@@ -1,6 +1,7 @@
 import ky, { type KyInstance, type Options } from 'ky';
 import { VERSION } from '../version.js';
-import { type HttpResponseErrorDetails, IdPlatformError, messageOf, NetworkError, type TimeoutError, timeoutAfter } from './errors.js';
+import { timeoutAfter } from './deadline.js';
+import { type HttpResponseErrorDetails, IdPlatformError, messageOf, NetworkError, type TimeoutError } from './errors.js';
 import { networkFailure, reportingNetworkFailures, withoutSecrets } from './network-failure.js';
 import { checkCallTimeout } from './options.js';
 import { parseRateLimit } from './rate-limit.js';

@@ -1,6 +1,6 @@
 import { resolveEndpoint } from './base-url.js';
 import { type Clock, MAX_TIMER_MS, systemClock } from './clock.js';
-import { ConfigurationError, IdPlatformError, messageOf, RequestValidationError } from './errors.js';
+import { ConfigurationError, RequestValidationError } from './errors.js';
 import { checkedClientHeaders } from './header-values.js';
 import type { FetchLike } from './http.js';
 import type { RateLimit } from './rate-limit.js';
@@ -44,18 +44,6 @@ export interface ResponseInfo {
   readonly status: number;
   /** `X-RateLimit-*` of the response, when present: pace yourself on `remaining`. */
   readonly rateLimit: RateLimit | undefined;
-}
-
-/**
- * Tells the caller's `onResponse` hook about a response. A hook that throws fails the
- * call with an SDK error (not retried) whose cause is the hook's error.
- */
-export function tellResponse(onResponse: ((info: ResponseInfo) => void) | undefined, info: ResponseInfo): void {
-  try {
-    onResponse?.(info);
-  } catch (error) {
-    throw new IdPlatformError(`The onResponse hook threw: ${messageOf(error)}`, { cause: error });
-  }
 }
 
 /** The options both clients take besides where the tenant is and how to authenticate. */

@@ -4,7 +4,7 @@ import { type Clock, MAX_TIMER_MS } from './clock.js';
 import { createApiError, type ScopeName } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, REDIRECT_REFUSED, readFailedResponse } from './http.js';
-import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor, tellResponse } from './options.js';
+import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { inheritsEnumerableMembers, ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import {
@@ -19,6 +19,7 @@ import {
   reportRateLimit,
   waitForRateLimit,
 } from './rate-limiter.js';
+import { tellResponse } from './response-hook.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
 import type { TokenProvider } from './token-provider.js';
