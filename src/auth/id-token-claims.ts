@@ -60,8 +60,8 @@ export async function withIdTokenClaims(
 }
 
 function validationContext(settings: ClaimsSettings, options: RequestOptions, preparedKeySet?: PreparedKeySet): IdTokenValidationContext {
-  const fetchJwks = () =>
-    callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}) });
+  const fetchJwks = (giveUp: AbortSignal) =>
+    callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}), giveUp });
   const { signal, timeoutMs } = ownProperties(options);
   return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), preparedKeySet, fetchJwks, signal, timeoutMs };
 }

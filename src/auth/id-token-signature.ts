@@ -4,8 +4,8 @@
  * `idTokenVerification` is `'signature'`, so that browser bundles stay small.
  */
 import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
-import { withDeadline } from '../core/deadline.js';
 import { IdTokenValidationError } from '../core/errors.js';
+import { SharedWork } from '../core/shared-work.js';
 import type { IdTokenSettings, IdTokenValidationContext, PreparedKeySet } from './id-token.js';
 
 /** After a key rotation, a key missing from the cached set refetches the set, at most this often. */
@@ -21,6 +21,8 @@ type KeySet = ReturnType<typeof createLocalJWKSet>;
 
 interface CachedKeySet {
   readonly keys: Promise<KeySet>;
+  /** The fetch, which the calls waiting for it share. */
+  readonly fetch: SharedWork<KeySet>;
   /** Seconds since the epoch. */
   readonly fetchedAt: number;
 }
@@ -28,12 +30,18 @@ interface CachedKeySet {
 /** One cached key set per client (keyed by its ID token settings). */
 const cache = new WeakMap<IdTokenSettings, CachedKeySet>();
 
-function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext): CachedKeySet {
-  const keys = fetchJwks().then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
-  const entry = { keys, fetchedAt: now };
+/**
+ * Fetches the key set and caches it (from `now`). Every call waiting for it having
+ * given up, a fetch sends no retry; the next call waits for what its request in
+ * flight brings, and fetches again if it fails.
+ */
+function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext, previous?: CachedKeySet): CachedKeySet {
+  const run = (giveUp: AbortSignal) => fetchJwks(giveUp).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
+  const fetch = previous === undefined ? new SharedWork(run) : previous.fetch.continued(run);
+  const entry = { keys: fetch.result, fetch, fetchedAt: now };
   cache.set(settings, entry);
   // A failed fetch is not cached: the next token tries again.
-  keys.catch(() => {
+  fetch.result.catch(() => {
     if (cache.get(settings) === entry) cache.delete(settings);
   });
   return entry;
@@ -48,7 +56,8 @@ function currentKeySet(context: IdTokenValidationContext): CachedKeySet {
   // A prepared set is an entry of this module's cache (see loadKeySet).
   if (context.preparedKeySet !== undefined) return context.preparedKeySet as CachedKeySet;
   const cached = cache.get(context.settings);
-  return cached !== undefined && context.now - cached.fetchedAt < KEY_SET_MAX_AGE_SEC ? cached : fetchKeySet(context);
+  if (cached === undefined || context.now - cached.fetchedAt >= KEY_SET_MAX_AGE_SEC) return fetchKeySet(context);
+  return cached.fetch.abandoned ? fetchKeySet(context, cached) : cached;
 }
 
 /**
@@ -56,7 +65,7 @@ function currentKeySet(context: IdTokenValidationContext): CachedKeySet {
  * that gives up leaves the fetch, which other calls may share, going on.
  */
 function keysOf(entry: CachedKeySet, { signal, timeoutMs }: IdTokenValidationContext): Promise<KeySet> {
-  return withDeadline(entry.keys, signal, timeoutMs, `GET /.well-known/jwks.json timed out after ${timeoutMs} ms`);
+  return entry.fetch.wait(signal, timeoutMs, `GET /.well-known/jwks.json timed out after ${timeoutMs} ms`);
 }
 
 /**
@@ -91,8 +100,9 @@ export async function verifyIdTokenSignature(idToken: string, context: IdTokenVa
     // A set another call fetched (or is fetching) since this one's is used as it is: concurrent logins
     // that meet a rotated key share one fetch, and the 30 s between fetches holds for them too.
     const latest = cache.get(context.settings);
-    if (latest !== undefined && latest !== entry && latest.fetchedAt >= entry.fetchedAt) entry = latest;
-    else if (context.now - entry.fetchedAt < REFETCH_COOLDOWN_SEC) throw toValidationError(error);
+    if (latest !== undefined && latest !== entry && latest.fetchedAt >= entry.fetchedAt) {
+      entry = latest.fetch.abandoned ? fetchKeySet(context, latest) : latest;
+    } else if (context.now - entry.fetchedAt < REFETCH_COOLDOWN_SEC) throw toValidationError(error);
     else entry = fetchKeySet(context);
     await compactVerify(idToken, await keysOf(entry, context), { algorithms }).catch((retried: unknown) => {
       throw toValidationError(retried);

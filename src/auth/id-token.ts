@@ -88,9 +88,10 @@ export interface IdTokenValidationContext {
   readonly preparedKeySet?: PreparedKeySet | undefined;
   /**
    * Fetches the tenant's `/.well-known/jwks.json` with the client's own timeout and no
-   * caller's signal: one fetch serves every call waiting for it (not cached: the caller caches).
+   * caller's signal: one fetch serves every call waiting for it (not cached: the caller
+   * caches). `giveUp` stops its retries, not its attempt in flight (no call waits any more).
    */
-  readonly fetchJwks: () => Promise<unknown>;
+  readonly fetchJwks: (giveUp: AbortSignal) => Promise<unknown>;
   /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on for others). */
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;

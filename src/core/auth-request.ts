@@ -38,6 +38,8 @@ export interface AuthApiCall<T> {
   readonly prepare: () => PreparedAttempt | Promise<PreparedAttempt>;
   readonly schema: Schema<T>;
   readonly options?: RequestOptions | undefined;
+  /** Stops the call's retries, not its attempt in flight: work shared by calls that all gave it up (`SharedWork`). */
+  readonly giveUp?: AbortSignal | undefined;
 }
 
 /**
@@ -74,7 +76,13 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
       throw typeof answer === 'string' ? withheldText(error, response, answer, scrub) : error;
     }
   };
-  return withRetry(attempt, { policy, clock: context.clock, idempotent: isIdempotent(call.method), signal: options.signal });
+  return withRetry(attempt, {
+    policy,
+    clock: context.clock,
+    idempotent: isIdempotent(call.method),
+    signal: options.signal,
+    giveUp: call.giveUp,
+  });
 }
 
 /**

@@ -1,8 +1,7 @@
 import { boundedTokenCache } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
-import { withDeadline } from './deadline.js';
 import { TokenRequestError } from './errors.js';
-import { untilAborted } from './signal.js';
+import { SharedWork } from './shared-work.js';
 import { HOLDS_LOCK, releaseTokenLock, waitForSharedToken } from './token-lock.js';
 import type { TokenCache, TokenProvider } from './token-provider.js';
 
@@ -14,8 +13,8 @@ export interface IssuedToken {
 
 /** Options of {@link ClientCredentialsTokenProvider}. */
 export interface ClientCredentialsTokenProviderOptions {
-  /** Requests a new token (the client-credentials grant). */
-  readonly fetchToken: () => Promise<IssuedToken>;
+  /** Requests a new token (the client-credentials grant); `giveUp` stops its retries, not its attempt in flight. */
+  readonly fetchToken: (giveUp: AbortSignal) => Promise<IssuedToken>;
   readonly cache: TokenCache;
   /** Names this client's token in the cache (origin, client id and audience; nothing secret). */
   readonly cacheKey: string;
@@ -58,7 +57,8 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #cache: TokenCache;
   /** `options.clock`, or the system clock. */
   readonly #clock: Pick<Clock, 'now' | 'sleep'>;
-  #pending: Promise<string> | undefined;
+  /** The look-up or token request that concurrent callers share, until it ends. */
+  #pending: SharedWork<string> | undefined;
   /** The token this client fetched last and until when it may be handed out (the cache's time to live). */
   #fetched: { readonly token: string; readonly goodUntil: number } | undefined;
   readonly #rejected = new Set<string>();
@@ -73,32 +73,44 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
    * The token to send: the one this client fetched last (while it is good: a shared
    * cache may not have it yet, or may have failed to store it), or the cache's, or a
    * new one. A caller waits for a token being fetched as long as its `signal` and
-   * `timeoutMs` allow (`TimeoutError`); the fetch goes on for the others.
+   * `timeoutMs` allow (`TimeoutError`); the fetch goes on for the others. When every
+   * caller has given it up, it sends no retry and stops looking for another process's
+   * token; a request in flight still ends, and the next caller gets its token.
    */
   getToken(signal?: AbortSignal, timeoutMs?: number): Promise<string> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.#pending === undefined) {
+    let pending = this.#pending;
+    if (pending === undefined) {
       // The token this client fetched, while good: no look-up (one of a shared cache could fail unheard).
       const fetched = this.#lastFetched();
       if (fetched !== undefined) return Promise.resolve(fetched);
-      const cache = this.#cache;
-      const { cacheKey } = this.#options;
-      let cached: ReturnType<TokenCache['get']>;
-      try {
-        cached = cache.get(cacheKey);
-      } catch (error) {
-        cached = Promise.reject(error);
-      }
+      const cached = this.#lookUp();
       // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
       if (this.#usable(cached)) return Promise.resolve(cached);
-      this.#pending = this.#load(cached).finally(() => {
-        this.#pending = undefined;
-      });
+      pending = new SharedWork((giveUp) => this.#load(cached, giveUp));
+    } else {
+      // Given up by every caller before it ended: its request in flight may still bring a token, else a new look-up.
+      pending = pending.continued((giveUp) => this.#load(this.#lookUp(), giveUp));
     }
-    if (timeoutMs !== undefined && timeoutMs < this.#options.timeoutMs) {
-      return withDeadline(this.#pending, signal, timeoutMs, `The Management API token did not come within ${timeoutMs} ms`);
+    if (pending !== this.#pending) {
+      const started = pending;
+      this.#pending = started;
+      const clear = () => {
+        if (this.#pending === started) this.#pending = undefined;
+      };
+      started.result.then(clear, clear);
     }
-    return signal ? untilAborted(this.#pending, signal) : this.#pending;
+    const ownTimeoutMs = timeoutMs !== undefined && timeoutMs < this.#options.timeoutMs ? timeoutMs : undefined;
+    return pending.wait(signal, ownTimeoutMs, `The Management API token did not come within ${timeoutMs} ms`);
+  }
+
+  /** The cache's answer for this client's token (a synchronous failure as a rejected promise). */
+  #lookUp(): ReturnType<TokenCache['get']> {
+    try {
+      return this.#cache.get(this.#options.cacheKey);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** The token this client fetched last, while it is good and not rejected; `undefined` otherwise. */
@@ -123,7 +135,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   }
 
   /** Takes the cache's answer (`cached`), or fetches a token when it has none. */
-  async #load(cachedAnswer: ReturnType<TokenCache['get']>): Promise<string> {
+  async #load(cachedAnswer: ReturnType<TokenCache['get']>, giveUp: AbortSignal): Promise<string> {
     const cache = this.#cache;
     const { cacheKey, fetchToken, maxSkewMs, timeoutMs } = this.#options;
     let shared: Awaited<ReturnType<typeof waitForSharedToken>>;
@@ -131,7 +143,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       const cached = await cachedAnswer;
       if (this.#usable(cached)) return cached;
       const usable = (answer: unknown) => this.#usable(answer);
-      shared = await waitForSharedToken({ cache, key: cacheKey, usable, clock: this.#clock, maxWaitMs: timeoutMs });
+      shared = await waitForSharedToken({ cache, key: cacheKey, usable, clock: this.#clock, maxWaitMs: timeoutMs, giveUp });
       if (typeof shared === 'string') return shared;
     } catch (error) {
       throw new TokenRequestError(error);
@@ -139,7 +151,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     const holdsLock = shared === HOLDS_LOCK;
     let issued: IssuedToken;
     try {
-      issued = await fetchToken();
+      issued = await fetchToken(giveUp);
     } catch (error) {
       // A holder without a token gives the lock back, so that the next caller need not wait for it to expire.
       if (holdsLock) await releaseTokenLock(cache, cacheKey);

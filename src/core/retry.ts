@@ -14,6 +14,12 @@ export interface RetryContext {
   readonly idempotent: boolean;
   readonly clock: Clock;
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Stops retrying without aborting the attempt in flight: no retry is made after it
+   * aborts, and a wait for one ends with the last attempt's error (shared work that
+   * no call waits for any more; see `SharedWork`).
+   */
+  readonly giveUp?: AbortSignal | undefined;
   /** A number in [0, 1); `Math.random` unless a test fixes it. */
   readonly random?: () => number;
 }
@@ -29,7 +35,8 @@ const RATE_LIMIT_JITTER_MS = 250;
  *
  * A wait the server asks for that is longer than `maxDelayMs` is not slept: the
  * error (e.g. `RateLimitError`, whose `rateLimit.reset` says when to come back) is
- * thrown at once. Waits end early, with the signal's reason, when `signal` aborts.
+ * thrown at once. Waits end early, with the signal's reason, when `signal` aborts;
+ * when `giveUp` aborts, no retry is made and the last attempt's error is thrown.
  *
  * The first attempt is made directly, and p-retry is loaded (a lazy chunk) only when
  * it failed in a way worth retrying: a call that succeeds at once, nearly every
@@ -75,11 +82,21 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
  * `maxDelayMs`; else sleeps the wait (bounded by `maxDelayMs`) and answers `true`.
  */
 async function waitBeforeRetry(error: unknown, retryNumber: number, context: RetryContext): Promise<boolean> {
-  const { policy, clock, signal } = context;
+  const { policy, clock, signal, giveUp } = context;
   const wait = retryWait(error, retryNumber, context);
-  if (wait === undefined) return false;
+  if (wait === undefined || giveUp?.aborted) return false;
   if (wait.mandatedMs > policy.maxDelayMs) throw error;
-  await clock.sleep(Math.min(wait.ms, policy.maxDelayMs), signal);
+  const ms = Math.min(wait.ms, policy.maxDelayMs);
+  if (giveUp === undefined) {
+    await clock.sleep(ms, signal);
+    return true;
+  }
+  try {
+    await clock.sleep(ms, signal === undefined ? giveUp : AbortSignal.any([signal, giveUp]));
+  } catch (reason) {
+    if (signal?.aborted || !giveUp.aborted) throw reason;
+    return false; // given up during the wait: the last attempt's error stands
+  }
   return true;
 }
 

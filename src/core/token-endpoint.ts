@@ -41,7 +41,14 @@ const SECRET_PARAMS = ['code', 'code_verifier', 'refresh_token', 'password', 'ot
  */
 export function postAsClient<T>(
   endpoint: TokenEndpoint,
-  call: { path: string; params: Readonly<Record<string, unknown>>; encoding: 'form' | 'json'; schema: Schema<T> },
+  call: {
+    path: string;
+    params: Readonly<Record<string, unknown>>;
+    encoding: 'form' | 'json';
+    schema: Schema<T>;
+    /** Stops retrying (see `AuthApiCall.giveUp`). */
+    giveUp?: AbortSignal | undefined;
+  },
   options?: RequestOptions,
 ): Promise<T> {
   const { params } = call;
@@ -51,6 +58,7 @@ export function postAsClient<T>(
     path: call.path,
     schema: call.schema,
     options,
+    giveUp: call.giveUp,
     prepare: async () => {
       const authentication = await endpoint.authentication();
       const credentials = new URLSearchParams();
@@ -70,12 +78,14 @@ export function postAsClient<T>(
 /**
  * `POST /oauth/token` with a form body (`application/x-www-form-urlencoded`, as
  * RFC 6749 requires and the platform accepts) holding `grant` and the client's
- * credentials. The one place in the SDK that requests tokens.
+ * credentials. The one place in the SDK that requests tokens. `giveUp` stops its
+ * retries, not its attempt in flight (a token request no call waits for any more).
  */
 export function requestToken(
   endpoint: TokenEndpoint,
   grant: Readonly<Record<string, string | undefined>>,
   options?: RequestOptions,
+  giveUp?: AbortSignal,
 ): Promise<TokenResponse> {
-  return postAsClient(endpoint, { path: 'oauth/token', params: grant, encoding: 'form', schema: TokenResponseSchema }, options);
+  return postAsClient(endpoint, { path: 'oauth/token', params: grant, encoding: 'form', schema: TokenResponseSchema, giveUp }, options);
 }

@@ -20,6 +20,8 @@ export interface SharedTokenWait {
   readonly clock: Pick<Clock, 'now' | 'sleep'>;
   /** The longest wait for another process's token (the client's `timeoutMs`), for a lock that never comes free. */
   readonly maxWaitMs: number;
+  /** Ends the wait (rejecting with its reason) when no call waits for the token any more. */
+  readonly giveUp?: AbortSignal | undefined;
 }
 
 /** What {@link waitForSharedToken} answers when this process took the lock: it fetches, and stores or unlocks. */
@@ -35,6 +37,7 @@ export const HOLDS_LOCK: unique symbol = Symbol('holds the token lock');
  * {@link TOKEN_LOCK_TTL_MS}, or crashed), one waiter takes over and the others go
  * on waiting: one more token request, not one per process. After `maxWaitMs`
  * without a token or the lock (a lock that never comes free), it fetches without.
+ * When `giveUp` aborts, it stops looking and rejects with the signal's reason.
  */
 export async function waitForSharedToken({
   cache,
@@ -42,6 +45,7 @@ export async function waitForSharedToken({
   usable,
   clock,
   maxWaitMs,
+  giveUp,
 }: SharedTokenWait): Promise<string | typeof HOLDS_LOCK | undefined> {
   if (!cache.lock) return undefined;
   const found = async () => {
@@ -64,7 +68,7 @@ export async function waitForSharedToken({
   if (first !== undefined) return first;
   const deadline = clock.now() + maxWaitMs;
   while (clock.now() < deadline) {
-    await clock.sleep(TOKEN_LOCK_POLL_MS);
+    await clock.sleep(TOKEN_LOCK_POLL_MS, giveUp);
     const answer = (await found()) ?? (await lockedOrFound());
     if (answer !== undefined) return answer;
   }

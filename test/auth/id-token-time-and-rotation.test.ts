@@ -93,3 +93,31 @@ describe('JWKS refetch on an unknown kid', () => {
     expect(fetches).toBe(2); // one refetch serves all five
   });
 });
+
+describe('a key-set fetch that every call waiting for it gave up', () => {
+  it('sends no retry, and the next call fetches the set afresh instead of inheriting the given-up wait', async () => {
+    const clock = createFakeClock(NOW_SEC * 1000, { holdSleeps: true }); // a retry's wait lasts until it is aborted
+    let fetches = 0;
+    const idToken = await sign(claims(), k1, 'k1');
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer', id_token: idToken })),
+      http.get(`${ORIGIN}/.well-known/jwks.json`, () => {
+        fetches += 1;
+        if (fetches === 1) return HttpResponse.json({ error: 'too_many_requests' }, { status: 429, headers: { 'retry-after': '5' } });
+        return HttpResponse.json({ keys: [jwk1] });
+      }),
+    );
+    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock } as AuthenticationClientOptions);
+    const grant = { code: 'c', redirect_uri: 'https://app.example/cb' };
+    const controller = new AbortController();
+    const first = auth.oauth.authorizationCodeGrant(grant, { signal: controller.signal });
+    first.catch(() => {});
+    expect(await clock.nextSleep()).toBe(5_000); // the key-set fetch waits to retry its 429
+    controller.abort(new Error('the user closed the page'));
+    await expect(first).rejects.toThrow('the user closed the page');
+
+    await expect(auth.oauth.authorizationCodeGrant(grant)).resolves.toMatchObject({ claims: { sub: 'user-1' } });
+    expect(fetches).toBe(2);
+    expect(clock.sleeps).toEqual([5_000]); // the given-up fetch slept no more, nor retried
+  });
+});

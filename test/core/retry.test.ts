@@ -52,7 +52,7 @@ function failingThen(...errors: unknown[]) {
 function run(
   attempt: () => Promise<string>,
   clock: FakeClock,
-  options: { idempotent?: boolean; policy?: RetryPolicy; random?: () => number; signal?: AbortSignal } = {},
+  options: { idempotent?: boolean; policy?: RetryPolicy; random?: () => number; signal?: AbortSignal; giveUp?: AbortSignal } = {},
 ) {
   return withRetry(attempt, {
     policy: options.policy ?? POLICY,
@@ -60,6 +60,7 @@ function run(
     idempotent: options.idempotent ?? true,
     ...(options.random ? { random: options.random } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.giveUp ? { giveUp: options.giveUp } : {}),
   });
 }
 
@@ -270,6 +271,52 @@ describe('withRetry and AbortSignal', () => {
     const { state, attempt } = failingThen();
     await expect(run(attempt, createFakeClock(NOW), { signal: controller.signal })).rejects.toBe(reason);
     expect(state.calls).toBe(0);
+  });
+});
+
+describe('withRetry and giveUp (shared work nobody waits for)', () => {
+  it('ends a wait when giveUp aborts, with the last attempt’s error, and makes no further attempt', async () => {
+    const clock = createFakeClock(NOW, { holdSleeps: true });
+    const giveUp = new AbortController();
+    const limited = apiError(429, rateLimitHeaders(30));
+    const { state, attempt } = failingThen(limited);
+    const result = run(attempt, clock, { giveUp: giveUp.signal });
+    await clock.nextSleep();
+    giveUp.abort(new Error('nobody waits'));
+    await expect(result).rejects.toBe(limited);
+    expect(state.calls).toBe(1);
+  });
+
+  it('lets the attempt in flight finish when giveUp aborts during it, and retries no failure after it', async () => {
+    const giveUp = new AbortController();
+    let calls = 0;
+    const failure = apiError(503);
+    const attempt = async () => {
+      calls++;
+      giveUp.abort(new Error('nobody waits'));
+      if (calls === 1) return 'brought anyway';
+      throw failure;
+    };
+    expect(await run(attempt, createFakeClock(NOW), { giveUp: giveUp.signal })).toBe('brought anyway');
+    await expect(run(attempt, createFakeClock(NOW), { giveUp: giveUp.signal })).rejects.toBe(failure);
+    expect(calls).toBe(2);
+  });
+
+  it('still rejects with the caller’s reason when the caller’s signal aborts the wait', async () => {
+    const clock = createFakeClock(NOW, { holdSleeps: true });
+    const controller = new AbortController();
+    const { attempt } = failingThen(apiError(429, rateLimitHeaders(30)));
+    const result = run(attempt, clock, { signal: controller.signal, giveUp: new AbortController().signal });
+    await clock.nextSleep();
+    const reason = new Error('caller gave up');
+    controller.abort(reason);
+    await expect(result).rejects.toBe(reason);
+  });
+
+  it('retries as usual while giveUp has not aborted', async () => {
+    const { state, attempt } = failingThen(apiError(503), apiError(503));
+    expect(await run(attempt, createFakeClock(NOW), { giveUp: new AbortController().signal })).toBe('ok');
+    expect(state.calls).toBe(3);
   });
 });
 

@@ -14,7 +14,7 @@ function issuer(expiresIn: number | undefined) {
   return fetchToken;
 }
 
-function provider(fetchToken: () => Promise<IssuedToken>, cache: TokenCache = memoryTokenCache(createFakeClock()), clock?: FakeClock) {
+function provider(fetchToken: (giveUp: AbortSignal) => Promise<IssuedToken>, cache: TokenCache = memoryTokenCache(createFakeClock()), clock?: FakeClock) {
   return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS, timeoutMs: 30_000, clock });
 }
 
@@ -184,6 +184,63 @@ describe('ClientCredentialsTokenProvider', () => {
   it('rejects at once with the reason of an already aborted signal', async () => {
     const reason = new Error('aborted before');
     await expect(provider(issuer(86_400)).getToken(AbortSignal.abort(reason))).rejects.toBe(reason);
+  });
+  it('gives the token request up (no retry) once every caller waiting for it left, by abort or by its own timeout', async () => {
+    const response = deferred<IssuedToken>();
+    let giveUp: AbortSignal | undefined;
+    const tokens = provider((signal) => {
+      giveUp = signal;
+      return response.promise;
+    });
+    const aborting = new AbortController();
+    const leaving = tokens.getToken(aborting.signal);
+    leaving.catch(() => {});
+    const timingOut = tokens.getToken(undefined, 1);
+    timingOut.catch(() => {});
+    await new Promise((resolve) => setImmediate(resolve));
+    aborting.abort(new Error('left'));
+    await expect(leaving).rejects.toThrow('left');
+    expect(giveUp?.aborted).toBe(false); // the other caller still waits, for 1 ms
+    await expect(timingOut).rejects.toBeInstanceOf(TimeoutError);
+    expect(giveUp?.aborted).toBe(true);
+  });
+
+  it('hands a caller who comes after everyone gave up the token of the request still in flight: no second request', async () => {
+    const response = deferred<IssuedToken>();
+    const fetchToken = vi.fn(() => response.promise);
+    const tokens = provider(fetchToken);
+    const controller = new AbortController();
+    const leaving = tokens.getToken(controller.signal);
+    leaving.catch(() => {});
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error('left'));
+    await expect(leaving).rejects.toThrow('left');
+
+    const next = tokens.getToken();
+    response.resolve({ accessToken: 'late-token', expiresIn: 86_400 });
+    expect(await next).toBe('late-token');
+    expect(fetchToken).toHaveBeenCalledTimes(1);
+  });
+
+  it('makes a new request for a caller who comes after everyone gave up, when the request in flight fails', async () => {
+    const first = deferred<IssuedToken>();
+    const fetchToken = vi
+      .fn<(giveUp: AbortSignal) => Promise<IssuedToken>>()
+      .mockReturnValueOnce(first.promise)
+      .mockResolvedValueOnce({ accessToken: 'second-token', expiresIn: 86_400 });
+    const tokens = provider(fetchToken);
+    const controller = new AbortController();
+    const leaving = tokens.getToken(controller.signal);
+    leaving.catch(() => {});
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort(new Error('left'));
+    await expect(leaving).rejects.toThrow('left');
+
+    const next = tokens.getToken();
+    first.reject(new Error('429, not retried'));
+    expect(await next).toBe('second-token');
+    expect(fetchToken).toHaveBeenCalledTimes(2);
+    expect(fetchToken.mock.calls[1]?.[0].aborted).toBe(false);
   });
 });
 

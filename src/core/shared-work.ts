@@ -1,0 +1,61 @@
+import { withDeadline } from './deadline.js';
+
+/**
+ * Work that concurrent calls share (a token request, a key-set fetch), carried on
+ * only while one of them still waits for it. `run` gets a signal, `giveUp`, that
+ * aborts once every call's wait has ended (its `signal` aborted or its `timeoutMs`
+ * passed) before the work did: the work then starts nothing more (no retry, no
+ * further look for another process's token), and the timers of those waits are
+ * cleared. An attempt already sent is not aborted: it ends on its own, bounded by
+ * its timeout, and what it brings is kept for the calls that come next (see
+ * {@link SharedWork.continued}), so that calls with short deadlines never starve
+ * one another of a token none of them waited long enough for.
+ */
+export class SharedWork<T> {
+  /** What the work brings; rejections are handled here, whoever waits. */
+  readonly result: Promise<T>;
+  readonly #giveUp = new AbortController();
+  #waiting = 0;
+  #settled = false;
+
+  constructor(run: (giveUp: AbortSignal) => Promise<T>) {
+    this.result = run(this.#giveUp.signal);
+    const settle = () => {
+      this.#settled = true;
+    };
+    this.result.then(settle, settle);
+  }
+
+  /** Whether every call gave the work up before it ended: it starts nothing more. */
+  get abandoned(): boolean {
+    return this.#giveUp.signal.aborted && !this.#settled;
+  }
+
+  /**
+   * This work while calls may still wait for it; once it is {@link abandoned}, new work
+   * that takes this one's result if its attempt in flight still brings one, and else
+   * runs `run` afresh.
+   */
+  continued(run: (giveUp: AbortSignal) => Promise<T>): SharedWork<T> {
+    if (!this.abandoned) return this;
+    return new SharedWork((giveUp) => this.result.catch(() => run(giveUp)));
+  }
+
+  /**
+   * The result, for one call: rejects with the signal's reason when `signal` aborts,
+   * or with `TimeoutError(timeoutMessage)` after `timeoutMs` (the work goes on for the
+   * other calls). When the last call waiting leaves this way, the work is given up.
+   */
+  wait(signal: AbortSignal | undefined, timeoutMs: number | undefined, timeoutMessage: string): Promise<T> {
+    this.#waiting++;
+    const waited = withDeadline(this.result, signal, timeoutMs, timeoutMessage);
+    const leave = () => {
+      this.#waiting--;
+      if (this.#waiting === 0 && !this.#settled) {
+        this.#giveUp.abort(new DOMException('Every call waiting for this work gave it up', 'AbortError'));
+      }
+    };
+    waited.then(leave, leave);
+    return waited;
+  }
+}

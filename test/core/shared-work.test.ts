@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TimeoutError } from '../../src/core/errors.js';
+import { SharedWork } from '../../src/core/shared-work.js';
+
+/** A promise with its resolve and reject. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Work that ends when the test says, and the `giveUp` signal it was given. */
+function controlledWork() {
+  const outcome = deferred<string>();
+  let giveUp!: AbortSignal;
+  const work = new SharedWork((signal) => {
+    giveUp = signal;
+    return outcome.promise;
+  });
+  return { work, outcome, giveUp: () => giveUp };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('SharedWork', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is given up when the last call waiting for it aborts, not before', async () => {
+    const { work, giveUp } = controlledWork();
+    const first = new AbortController();
+    const second = new AbortController();
+    const waits = [work.wait(first.signal, undefined, ''), work.wait(second.signal, undefined, '')];
+    for (const wait of waits) wait.catch(() => {});
+    first.abort(new Error('first gave up'));
+    await turn();
+    expect(giveUp().aborted).toBe(false);
+    second.abort(new Error('second gave up'));
+    await turn();
+    expect(giveUp().aborted).toBe(true);
+    expect(work.abandoned).toBe(true);
+    await expect(waits[1]).rejects.toThrow('second gave up');
+  });
+
+  it('is never given up while a call without a signal or timeout waits', async () => {
+    const { work, giveUp } = controlledWork();
+    const controller = new AbortController();
+    void work.wait(undefined, undefined, '');
+    work.wait(controller.signal, undefined, '').catch(() => {});
+    controller.abort();
+    await turn();
+    expect(giveUp().aborted).toBe(false);
+  });
+
+  it('counts a call whose own timeout passed as gone', async () => {
+    vi.useFakeTimers();
+    const { work, giveUp } = controlledWork();
+    const wait = work.wait(undefined, 100, 'no answer within 100 ms');
+    wait.catch(() => {});
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(wait).rejects.toBeInstanceOf(TimeoutError);
+    expect(giveUp().aborted).toBe(true);
+  });
+
+  it('is not given up by calls that leave after it ended', async () => {
+    const { work, outcome, giveUp } = controlledWork();
+    const controller = new AbortController();
+    const wait = work.wait(controller.signal, undefined, '');
+    outcome.resolve('token');
+    expect(await wait).toBe('token');
+    controller.abort();
+    await turn();
+    expect(giveUp().aborted).toBe(false);
+    expect(work.abandoned).toBe(false);
+  });
+
+  it('continues as itself while calls may wait for it', () => {
+    const { work } = controlledWork();
+    const run = vi.fn(() => Promise.resolve('again'));
+    expect(work.continued(run)).toBe(work);
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('once given up, continues with what its attempt in flight still brings, running nothing more', async () => {
+    const { work, outcome } = controlledWork();
+    const controller = new AbortController();
+    work.wait(controller.signal, undefined, '').catch(() => {});
+    controller.abort();
+    await turn();
+    const run = vi.fn(() => Promise.resolve('again'));
+    const next = work.continued(run);
+    expect(next).not.toBe(work);
+    outcome.resolve('late token');
+    expect(await next.wait(undefined, undefined, '')).toBe('late token');
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  it('once given up, continues by running afresh when its attempt in flight fails', async () => {
+    const { work, outcome } = controlledWork();
+    const controller = new AbortController();
+    work.wait(controller.signal, undefined, '').catch(() => {});
+    controller.abort();
+    await turn();
+    const next = work.continued(() => Promise.resolve('fresh token'));
+    outcome.reject(new Error('429, not retried'));
+    expect(await next.wait(undefined, undefined, '')).toBe('fresh token');
+  });
+
+  it('handles a rejection that no call waits for', async () => {
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      const { work, outcome } = controlledWork();
+      const controller = new AbortController();
+      work.wait(controller.signal, undefined, '').catch(() => {});
+      controller.abort();
+      outcome.reject(new Error('failed for nobody'));
+      await turn();
+      await turn();
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+});
