@@ -34,11 +34,17 @@ export class SharedWork<T> {
   /**
    * This work while calls may still wait for it; once it is {@link abandoned}, new work
    * that takes this one's result if its attempt in flight still brings one, and else
-   * runs `run` afresh.
+   * runs `run` afresh, unless that new work was given up meanwhile too (nobody would
+   * wait for what `run` brings; the next call starts its own).
    */
   continued(run: (giveUp: AbortSignal) => Promise<T>): SharedWork<T> {
     if (!this.abandoned) return this;
-    return new SharedWork((giveUp) => this.result.catch(() => run(giveUp)));
+    return new SharedWork((giveUp) =>
+      this.result.catch((error: unknown) => {
+        if (giveUp.aborted) throw error;
+        return run(giveUp);
+      }),
+    );
   }
 
   /**

@@ -111,6 +111,27 @@ describe('SharedWork', () => {
     expect(await next.wait(undefined, undefined, '')).toBe('fresh token');
   });
 
+  it('runs nothing for a continuation given up before the work it follows failed; a later one runs once', async () => {
+    const { work, outcome } = controlledWork();
+    const leave = async (shared: SharedWork<string>) => {
+      const controller = new AbortController();
+      shared.wait(controller.signal, undefined, '').catch(() => {});
+      controller.abort();
+      await turn();
+    };
+    await leave(work);
+    const runForNobody = vi.fn(() => Promise.resolve('token nobody waits for'));
+    const second = work.continued(runForNobody);
+    await leave(second);
+    const run = vi.fn(() => Promise.resolve('fresh token'));
+    const third = second.continued(run);
+    expect(third).not.toBe(second);
+    outcome.reject(new Error('the attempt in flight failed'));
+    expect(await third.wait(undefined, undefined, '')).toBe('fresh token');
+    expect(runForNobody).not.toHaveBeenCalled();
+    expect(run).toHaveBeenCalledTimes(1);
+  });
+
   it('handles a rejection that no call waits for', async () => {
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
