@@ -1,4 +1,3 @@
-import { decodeJwt, jwtVerify } from 'jose';
 import type { EmulatedAuthMethod, RegisteredClient } from './clients.js';
 import { authenticationError } from './responses.js';
 import { ASSERTION_ALGORITHMS, JWT_BEARER_ASSERTION_TYPE } from './spec.js';
@@ -98,6 +97,8 @@ async function checkAssertion(
   bodyClientId: string | undefined,
   origin: string,
 ): Promise<AuthenticatedClient | Response> {
+  // jose is loaded on the first assertion: importing the emulator (or the root entry) loads none of it.
+  const { decodeJwt, jwtVerify } = await import('jose');
   let clientId = bodyClientId;
   if (clientId === undefined) {
     try {

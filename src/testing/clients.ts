@@ -1,13 +1,5 @@
-import {
-  base64url,
-  type CryptoKey,
-  createLocalJWKSet,
-  importJWK,
-  importSPKI,
-  type JSONWebKeySet,
-  type JWK,
-  type JWTVerifyGetKey,
-} from 'jose';
+// Types only: jose is loaded on the first assertion to verify, so importing the emulator loads none of it.
+import type { CryptoKey, JSONWebKeySet, JWK, JWTVerifyGetKey } from 'jose';
 
 /** The ways a client may authenticate at the emulator's token endpoint. */
 export type EmulatedAuthMethod = 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt';
@@ -56,7 +48,7 @@ export function registerClient(registration: ClientRegistration): RegisteredClie
     throw new TypeError('scopes must be an array of scope names without spaces');
   }
   if (publicKey !== undefined && jwks !== undefined) throw new TypeError('pass publicKey or jwks, not both');
-  const assertionKey = jwks !== undefined ? createLocalJWKSet(jwks) : publicKey !== undefined ? keyResolver(publicKey) : undefined;
+  const assertionKey = jwks !== undefined ? keySetResolver(jwks) : publicKey !== undefined ? keyResolver(publicKey) : undefined;
   const hasSecret = registration.clientSecret !== undefined;
   if (hasSecret && (typeof registration.clientSecret !== 'string' || registration.clientSecret === '')) {
     throw new TypeError('clientSecret must be a non-empty string');
@@ -82,6 +74,19 @@ export function registerClient(registration: ClientRegistration): RegisteredClie
   };
 }
 
+/** Resolves an assertion's key from a key set (by `kid` and `alg`, as jose's local key sets do). */
+function keySetResolver(jwks: JSONWebKeySet): JWTVerifyGetKey {
+  const { keys } = (jwks ?? {}) as { keys?: unknown };
+  if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'object' && key !== null && !Array.isArray(key))) {
+    throw new TypeError('jwks must be a JSON Web Key Set: { keys: [ …public JWKs ] }');
+  }
+  let keySet: Promise<JWTVerifyGetKey> | undefined;
+  return async (header, token) => {
+    keySet ??= import('jose').then(({ createLocalJWKSet }) => createLocalJWKSet(jwks));
+    return (await keySet)(header, token);
+  };
+}
+
 function keyResolver(key: CryptoKey | JWK | string): JWTVerifyGetKey {
   if (typeof key === 'string') {
     if (key.includes('PRIVATE KEY')) throw new TypeError('publicKey must be the public key (SPKI PEM), not the private key');
@@ -90,7 +95,7 @@ function keyResolver(key: CryptoKey | JWK | string): JWTVerifyGetKey {
       const alg = header.alg ?? '';
       let imported = byAlg.get(alg);
       if (imported === undefined) {
-        imported = importSPKI(key, alg);
+        imported = import('jose').then(({ importSPKI }) => importSPKI(key, alg));
         byAlg.set(alg, imported);
       }
       return imported;
@@ -103,14 +108,16 @@ function keyResolver(key: CryptoKey | JWK | string): JWTVerifyGetKey {
   const publicJwk: JWK = Object.fromEntries(Object.entries(key).filter(([member]) => !PRIVATE_JWK_MEMBERS.includes(member)));
   if (publicJwk.kty === 'oct') throw new TypeError('publicKey must be an asymmetric public key');
   return async (header) => {
+    const { importJWK } = await import('jose');
     const imported = await importJWK(publicJwk, header.alg);
     if (imported instanceof Uint8Array) throw new TypeError('publicKey must be an asymmetric public key');
     return imported;
   };
 }
 
+/** 32 random bytes, in hex. */
 function randomSecret(): string {
-  return base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** A JWK is a plain object with `kty`; a `CryptoKey` has an `algorithm` and `usages` instead. */

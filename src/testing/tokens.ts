@@ -1,4 +1,4 @@
-import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, type JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
+import type { CryptoKey, JSONWebKeySet } from 'jose';
 
 /** What an access token is issued for. */
 export interface AccessTokenRequest {
@@ -31,6 +31,7 @@ let processKey: Promise<SigningKey> | undefined;
  */
 function sharedSigningKey(): Promise<SigningKey> {
   processKey ??= (async () => {
+    const { calculateJwkThumbprint, exportJWK, generateKeyPair } = await import('jose');
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     return { privateKey, publicKey, kid: await calculateJwkThumbprint(await exportJWK(publicKey)) };
   })().catch((error: unknown) => {
@@ -51,6 +52,7 @@ export class AccessTokens {
   /** Signs a token with claims `iss`, `sub` (`{clientId}@clients`), `aud`, `iat`, `exp`, `scope`, `gty`, `azp`. */
   async issue(request: AccessTokenRequest): Promise<string> {
     const { privateKey, kid } = await this.#signingKey();
+    const { SignJWT } = await import('jose');
     const issuedAt = Math.floor(this.#now() / 1000);
     return new SignJWT({ scope: request.scopes.join(' '), gty: 'client-credentials', azp: request.clientId })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid })
@@ -65,6 +67,7 @@ export class AccessTokens {
   /** Verifies signature, `exp`, `iss` and `aud` of a bearer token, as the Management API does. */
   async verify(token: string, expected: { readonly issuer: string; readonly audience: string }): Promise<TokenCheck> {
     const { publicKey } = await this.#signingKey();
+    const { jwtVerify } = await import('jose');
     try {
       const { payload } = await jwtVerify(token, publicKey, {
         algorithms: ['RS256'],
@@ -84,6 +87,7 @@ export class AccessTokens {
   /** The public key set (`/.well-known/jwks.json`) that verifies the emulator's tokens. */
   async jwks(): Promise<JSONWebKeySet> {
     const { publicKey, kid } = await this.#signingKey();
+    const { exportJWK } = await import('jose');
     return { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' }] };
   }
 

@@ -19,6 +19,15 @@ import { parseArgs } from 'node:util';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const entries = join(here, 'entries');
+/**
+ * What a bundler for browsers and workers resolves the package's `imports` to (its
+ * `default` and `browser`/`worker` conditions); esbuild would otherwise take
+ * tsconfig.json's paths, which name the Node modules.
+ */
+const browserImports = {
+  '#compile-schema': join(root, 'src/core/compiled-schema.browser.ts'),
+  '#node-server': join(root, 'src/testing/node-server.unsupported.ts'),
+};
 const SCENARIO_TIMEOUT_MS = 180_000;
 const SUMMARY = /^(\d+) passed, (\d+) failed$/m;
 /** node@{major} binaries from npx, by major version (see `nodeBinary`). */
@@ -177,6 +186,7 @@ async function runWorker() {
     platform: 'neutral',
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
+    alias: browserImports,
     logLevel: 'silent',
   });
   const miniflare = new Miniflare({
@@ -212,6 +222,7 @@ async function runChromium() {
     format: 'esm',
     target: 'es2022',
     platform: 'browser',
+    alias: browserImports,
     logLevel: 'silent',
   });
   const browser = await chromium.launch({

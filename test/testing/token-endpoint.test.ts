@@ -212,6 +212,14 @@ describe('POST /oauth/token', () => {
       }
     });
 
+    it('refuses, when it is registered, a jwks that is not a key set', () => {
+      for (const jwks of [{}, { keys: 'k1' }, { keys: [null] }, null]) {
+        expect(() => emulator.registerClient({ clientId: 'bad-jwks', scopes: [], jwks: jwks as never })).toThrow(
+          new TypeError('jwks must be a JSON Web Key Set: { keys: [ …public JWKs ] }'),
+        );
+      }
+    });
+
     it('refuses a reused jti', async () => {
       const signed = await assertion({ jti: 'once' });
       expect(await withAssertion(signed)).toMatchObject({ status: 200 });
