@@ -5,7 +5,8 @@
  */
 import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
 import { IdTokenValidationError } from '../core/errors.js';
-import { SharedWork } from '../core/shared-work.js';
+import { leftAWait } from '../core/retry.js';
+import { type SharedAttempt, SharedWork } from '../core/shared-work.js';
 import type { IdTokenSettings, IdTokenValidationContext, PreparedKeySet } from './id-token.js';
 
 /** After a key rotation, a key missing from the cached set refetches the set, at most this often. */
@@ -29,6 +30,8 @@ interface CachedKeySet {
 
 /** One cached key set per client (keyed by its ID token settings). */
 const cache = new WeakMap<IdTokenSettings, CachedKeySet>();
+/** The last failure of a client's key-set fetch that every call gave up during a wait it demanded (see `SharedAttempt.resumeAfter`). */
+const givenUpFailures = new WeakMap<IdTokenSettings, unknown>();
 
 /**
  * Fetches the key set and caches it (from `now`). Every call waiting for it having
@@ -36,14 +39,19 @@ const cache = new WeakMap<IdTokenSettings, CachedKeySet>();
  * flight brings, and fetches again if it fails.
  */
 function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext, previous?: CachedKeySet): CachedKeySet {
-  const run = (giveUp: AbortSignal) => fetchJwks(giveUp).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
-  const fetch = previous === undefined ? new SharedWork(run) : previous.fetch.continued(run);
+  const run = (shared: SharedAttempt) => fetchJwks(shared).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
+  const fetch = previous === undefined ? new SharedWork(run, givenUpFailures.get(settings)) : previous.fetch.continued(run);
   const entry = { keys: fetch.result, fetch, fetchedAt: now };
   cache.set(settings, entry);
-  // A failed fetch is not cached: the next token tries again.
-  fetch.result.catch(() => {
-    if (cache.get(settings) === entry) cache.delete(settings);
-  });
+  fetch.result.then(
+    () => givenUpFailures.delete(settings),
+    (error: unknown) => {
+      // A failed fetch is not cached: the next token tries again (after what is left of a wait a 429 demanded,
+      // when every call gave this fetch up before it waited that out).
+      if (fetch.givenUp && leftAWait(error)) givenUpFailures.set(settings, error);
+      if (cache.get(settings) === entry) cache.delete(settings);
+    },
+  );
   return entry;
 }
 

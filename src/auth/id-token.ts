@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../core/errors.js';
+import type { SharedAttempt } from '../core/shared-work.js';
 import type { TokenResponse } from '../core/token-response.js';
 
 /**
@@ -89,9 +90,9 @@ export interface IdTokenValidationContext {
   /**
    * Fetches the tenant's `/.well-known/jwks.json` with the client's own timeout and no
    * caller's signal: one fetch serves every call waiting for it (not cached: the caller
-   * caches). `giveUp` stops its retries, not its attempt in flight (no call waits any more).
+   * caches). `shared`: the fetch is shared by calls (its retries stop when none of them waits any more).
    */
-  readonly fetchJwks: (giveUp: AbortSignal) => Promise<unknown>;
+  readonly fetchJwks: (shared: SharedAttempt) => Promise<unknown>;
   /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on for others). */
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;

@@ -9,6 +9,7 @@ import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
 import { tellResponse } from './response-hook.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
+import type { SharedAttempt } from './shared-work.js';
 import { checkSignal } from './signal.js';
 import { type Schema, validateResponse } from './validation.js';
 
@@ -38,8 +39,8 @@ export interface AuthApiCall<T> {
   readonly prepare: () => PreparedAttempt | Promise<PreparedAttempt>;
   readonly schema: Schema<T>;
   readonly options?: RequestOptions | undefined;
-  /** Stops the call's retries, not its attempt in flight: work shared by calls that all gave it up (`SharedWork`). */
-  readonly giveUp?: AbortSignal | undefined;
+  /** Work shared by calls (`SharedWork`): `giveUp` stops the call's retries, not its attempt in flight. */
+  readonly shared?: SharedAttempt | undefined;
 }
 
 /**
@@ -81,7 +82,8 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
     clock: context.clock,
     idempotent: isIdempotent(call.method),
     signal: options.signal,
-    giveUp: call.giveUp,
+    giveUp: call.shared?.giveUp,
+    resumeAfter: call.shared?.resumeAfter,
   });
 }
 

@@ -1,8 +1,9 @@
 import { boundedTokenCache } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
 import { TokenRequestError } from './errors.js';
-import { SharedWork } from './shared-work.js';
-import { HOLDS_LOCK, releaseTokenLock, waitForSharedToken } from './token-lock.js';
+import { leftAWait } from './retry.js';
+import { type SharedAttempt, SharedWork } from './shared-work.js';
+import { HOLDS_LOCK, releaseTokenLock, TOKEN_LOCK_TTL_MS, waitForSharedToken } from './token-lock.js';
 import type { TokenCache, TokenProvider } from './token-provider.js';
 
 /** A freshly issued token and how long it lives (`expires_in`, in seconds). */
@@ -13,8 +14,8 @@ export interface IssuedToken {
 
 /** Options of {@link ClientCredentialsTokenProvider}. */
 export interface ClientCredentialsTokenProviderOptions {
-  /** Requests a new token (the client-credentials grant); `giveUp` stops its retries, not its attempt in flight. */
-  readonly fetchToken: (giveUp: AbortSignal) => Promise<IssuedToken>;
+  /** Requests a new token (the client-credentials grant), as work that calls share (`giveUp` stops its retries). */
+  readonly fetchToken: (shared: SharedAttempt) => Promise<IssuedToken>;
   readonly cache: TokenCache;
   /** Names this client's token in the cache (origin, client id and audience; nothing secret). */
   readonly cacheKey: string;
@@ -62,6 +63,10 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   /** The token this client fetched last and until when it may be handed out (the cache's time to live). */
   #fetched: { readonly token: string; readonly goodUntil: number } | undefined;
   readonly #rejected = new Set<string>();
+  /** The last failure of a token request that every caller gave up during a wait it demanded (see `SharedAttempt.resumeAfter`). */
+  #givenUpFailure: unknown;
+  /** The last wait for a token lock held elsewhere that every caller gave up: when it began, and when it was given up. */
+  #lockWaitGivenUp: { readonly since: number; readonly at: number } | undefined;
 
   constructor(options: ClientCredentialsTokenProviderOptions) {
     this.#options = options;
@@ -87,18 +92,26 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       const cached = this.#lookUp();
       // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
       if (this.#usable(cached)) return Promise.resolve(cached);
-      pending = new SharedWork((giveUp) => this.#load(cached, giveUp));
+      pending = new SharedWork((shared) => this.#load(cached, shared), this.#givenUpFailure);
     } else {
-      // Given up by every caller before it ended: its request in flight may still bring a token, else a new look-up.
-      pending = pending.continued((giveUp) => this.#load(this.#lookUp(), giveUp));
+      // Given up by every caller before it ended: its request in flight may still bring a token, else a new
+      // look-up (and request, after what is left of a wait a 429 of the given-up request demanded).
+      pending = pending.continued((shared) => this.#load(this.#lookUp(), shared));
     }
     if (pending !== this.#pending) {
       const started = pending;
       this.#pending = started;
-      const clear = () => {
-        if (this.#pending === started) this.#pending = undefined;
-      };
-      started.result.then(clear, clear);
+      started.result.then(
+        () => {
+          this.#givenUpFailure = undefined;
+          if (this.#pending === started) this.#pending = undefined;
+        },
+        (error: unknown) => {
+          // A 429 whose wait every caller gave up: the next request waits out the rest.
+          if (started.givenUp && leftAWait(error instanceof TokenRequestError ? error.cause : error)) this.#givenUpFailure = error;
+          if (this.#pending === started) this.#pending = undefined;
+        },
+      );
     }
     const ownTimeoutMs = timeoutMs !== undefined && timeoutMs < this.#options.timeoutMs ? timeoutMs : undefined;
     return pending.wait(signal, ownTimeoutMs, `The Management API token did not come within ${timeoutMs} ms`);
@@ -134,24 +147,48 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     return typeof cached === 'string' && cached !== '' && !this.#rejected.has(cached);
   }
 
+  /**
+   * {@link waitForSharedToken}, for at most `timeoutMs` from the start of a wait that
+   * calls gave up less than {@link TOKEN_LOCK_TTL_MS} before (longer than a live
+   * holder keeps the lock): calls with short deadlines, one after another, behind a
+   * lock that never comes free, do not each start the wait afresh, and the token is
+   * fetched without the lock once that time is up.
+   */
+  async #waitForLock(usable: (answer: unknown) => answer is string, giveUp: AbortSignal): ReturnType<typeof waitForSharedToken> {
+    const clock = this.#clock;
+    const { cacheKey, timeoutMs } = this.#options;
+    const now = clock.now();
+    const earlier = this.#lockWaitGivenUp;
+    const since = earlier !== undefined && now - earlier.at <= TOKEN_LOCK_TTL_MS ? earlier.since : now;
+    this.#lockWaitGivenUp = undefined;
+    try {
+      const maxWaitMs = since + timeoutMs - now;
+      return await waitForSharedToken({ cache: this.#cache, key: cacheKey, usable, clock, maxWaitMs, giveUp });
+    } catch (error) {
+      if (giveUp.aborted) this.#lockWaitGivenUp = { since, at: clock.now() };
+      throw error;
+    }
+  }
+
   /** Takes the cache's answer (`cached`), or fetches a token when it has none. */
-  async #load(cachedAnswer: ReturnType<TokenCache['get']>, giveUp: AbortSignal): Promise<string> {
+  async #load(cachedAnswer: ReturnType<TokenCache['get']>, shared: SharedAttempt): Promise<string> {
     const cache = this.#cache;
-    const { cacheKey, fetchToken, maxSkewMs, timeoutMs } = this.#options;
-    let shared: Awaited<ReturnType<typeof waitForSharedToken>>;
+    const { cacheKey, fetchToken, maxSkewMs } = this.#options;
+    let waited: Awaited<ReturnType<typeof waitForSharedToken>>;
     try {
       const cached = await cachedAnswer;
       if (this.#usable(cached)) return cached;
       const usable = (answer: unknown) => this.#usable(answer);
-      shared = await waitForSharedToken({ cache, key: cacheKey, usable, clock: this.#clock, maxWaitMs: timeoutMs, giveUp });
-      if (typeof shared === 'string') return shared;
+      waited = await this.#waitForLock(usable, shared.giveUp);
+      if (typeof waited === 'string') return waited;
     } catch (error) {
       throw new TokenRequestError(error);
     }
-    const holdsLock = shared === HOLDS_LOCK;
+    const holdsLock = waited === HOLDS_LOCK;
     let issued: IssuedToken;
     try {
-      issued = await fetchToken(giveUp);
+      const { giveUp, resumeAfter } = shared;
+      issued = await fetchToken({ giveUp, resumeAfter: resumeAfter instanceof TokenRequestError ? resumeAfter.cause : resumeAfter });
     } catch (error) {
       // A holder without a token gives the lock back, so that the next caller need not wait for it to expire.
       if (holdsLock) await releaseTokenLock(cache, cacheKey);

@@ -5,7 +5,7 @@ export { isIdempotent, type RetryOptions, type RetryPolicy, resolveRetryPolicy }
 
 import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
 import { parseRetryAfter } from './rate-limit.js';
-import { checkSignal } from './signal.js';
+import { checkSignal, whenAborted } from './signal.js';
 
 /** What one call of {@link withRetry} needs besides the attempt itself. */
 export interface RetryContext {
@@ -20,6 +20,13 @@ export interface RetryContext {
    * no call waits for any more; see `SharedWork`).
    */
   readonly giveUp?: AbortSignal | undefined;
+  /**
+   * The failure of earlier work this call takes over (shared work given up while it
+   * waited to retry, or before its retry; see `SharedWork`): what is left of the wait
+   * the server demanded after it (a 429's reset, `Retry-After`) is waited out before
+   * the first attempt, as that work's retry would have.
+   */
+  readonly resumeAfter?: unknown;
   /** A number in [0, 1); `Math.random` unless a test fixes it. */
   readonly random?: () => number;
 }
@@ -47,6 +54,7 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
   const { policy, signal } = context;
   checkSignal(signal); // p-retry would throw a raw TypeError on anything else
   if (signal?.aborted) throw signal.reason;
+  if (context.resumeAfter !== undefined) await waitDemandedAfter(context.resumeAfter, context);
   let firstFailure: unknown;
   try {
     return await attempt();
@@ -59,8 +67,9 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
     (module) => module.default,
     () => undefined,
   );
-  // The retry loop's chunk could not load (a browser gone offline, say): the failure stands as the call's error.
-  if (pRetry === undefined) throw firstFailure;
+  // The retry loop's chunk could not load (a browser gone offline, say), or the work was given up while it
+  // loaded: the failure stands as the call's error.
+  if (pRetry === undefined || context.giveUp?.aborted) throw firstFailure;
   let retryNumber = 1;
   try {
     return await pRetry(attempt, {
@@ -82,22 +91,70 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
  * `maxDelayMs`; else sleeps the wait (bounded by `maxDelayMs`) and answers `true`.
  */
 async function waitBeforeRetry(error: unknown, retryNumber: number, context: RetryContext): Promise<boolean> {
-  const { policy, clock, signal, giveUp } = context;
+  const { policy, signal, giveUp, clock } = context;
   const wait = retryWait(error, retryNumber, context);
-  if (wait === undefined || giveUp?.aborted) return false;
+  if (wait === undefined) return false;
   if (wait.mandatedMs > policy.maxDelayMs) throw error;
-  const ms = Math.min(wait.ms, policy.maxDelayMs);
-  if (giveUp === undefined) {
-    await clock.sleep(ms, signal);
-    return true;
-  }
+  const start = clock.now();
+  // Given up: the last attempt's error stands, with the time the server asked for kept for the work that takes over.
+  const givenUp = () => {
+    if (wait.mandatedMs > 0 && typeof error === 'object' && error !== null) demandedUntil.set(error, start + wait.mandatedMs);
+    return false;
+  };
+  if (giveUp?.aborted) return givenUp();
   try {
-    await clock.sleep(ms, signal === undefined ? giveUp : AbortSignal.any([signal, giveUp]));
+    await sleepUnlessStopped(Math.min(wait.ms, policy.maxDelayMs), context);
   } catch (reason) {
-    if (signal?.aborted || !giveUp.aborted) throw reason;
-    return false; // given up during the wait: the last attempt's error stands
+    if (signal?.aborted || !giveUp?.aborted) throw reason;
+    return givenUp();
   }
   return true;
+}
+
+/**
+ * Sleeps `ms`, ended by the caller's `signal` or by `giveUp` (rejecting with its
+ * reason). A controller of its own joins them rather than `AbortSignal.any`, which
+ * ignores a signal-like object from another realm (`checkSignal` accepts one) and
+ * leaves an entry on a long-lived signal in Node 20.
+ */
+async function sleepUnlessStopped(ms: number, { clock, signal, giveUp }: Pick<RetryContext, 'clock' | 'signal' | 'giveUp'>): Promise<void> {
+  if (giveUp === undefined) return clock.sleep(ms, signal);
+  if (signal?.aborted) throw signal.reason;
+  if (giveUp.aborted) throw giveUp.reason;
+  const either = new AbortController();
+  const stops = [signal, giveUp].map((each) => each && whenAborted(each, () => either.abort(each.reason)));
+  try {
+    await clock.sleep(ms, either.signal);
+  } finally {
+    for (const stop of stops) stop?.();
+  }
+}
+
+/**
+ * Until when the server demanded a wait after a failure that was not waited out
+ * because its work was given up (epoch ms, by the failure): for the work that takes over.
+ */
+const demandedUntil = new WeakMap<object, number>();
+
+/** Whether `failure` came with a wait the server demanded that was given up: work that takes over waits out the rest. */
+export function leftAWait(failure: unknown): boolean {
+  return typeof failure === 'object' && failure !== null && demandedUntil.has(failure);
+}
+
+/**
+ * Waits what is left of the wait the server demanded after `failure`, if it was
+ * given up (see {@link RetryContext.resumeAfter}); given up again, it rejects with
+ * `failure`, which then still holds its wait.
+ */
+async function waitDemandedAfter(failure: unknown, context: RetryContext): Promise<void> {
+  const until = typeof failure === 'object' && failure !== null ? demandedUntil.get(failure) : undefined;
+  const ms = until === undefined ? 0 : until - context.clock.now();
+  if (ms <= 0) return;
+  try {
+    await sleepUnlessStopped(ms, context);
+  } catch (reason) {
+    throw context.giveUp?.aborted && !context.signal?.aborted ? failure : reason;
+  }
 }
 
 /**

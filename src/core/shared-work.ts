@@ -1,9 +1,21 @@
 import { withDeadline } from './deadline.js';
 
+/** What shared work is run with. */
+export interface SharedAttempt {
+  /** Aborts once no call waits for the work any more: start nothing more (no retry, no further polling). */
+  readonly giveUp: AbortSignal;
+  /**
+   * The failure of the given-up work this work takes over from (see
+   * {@link SharedWork.continued}): a wait the server demanded after it (a 429's
+   * reset) is waited out before the first request, as that work's retry would have.
+   */
+  readonly resumeAfter?: unknown;
+}
+
 /**
  * Work that concurrent calls share (a token request, a key-set fetch), carried on
- * only while one of them still waits for it. `run` gets a signal, `giveUp`, that
- * aborts once every call's wait has ended (its `signal` aborted or its `timeoutMs`
+ * only while one of them still waits for it. `run` gets a signal, `giveUp` (see
+ * {@link SharedAttempt}), that aborts once every call's wait has ended (its `signal` aborted or its `timeoutMs`
  * passed) before the work did: the work then starts nothing more (no retry, no
  * further look for another process's token), and the timers of those waits are
  * cleared. An attempt already sent is not aborted: it ends on its own, bounded by
@@ -18,15 +30,21 @@ export class SharedWork<T> {
   #waiting = 0;
   #settled = false;
 
-  constructor(run: (giveUp: AbortSignal) => Promise<T>) {
-    this.result = run(this.#giveUp.signal);
+  /** `resumeAfter`: the failure of earlier work that every call gave up (see {@link SharedAttempt.resumeAfter}). */
+  constructor(run: (attempt: SharedAttempt) => Promise<T>, resumeAfter?: unknown) {
+    this.result = run({ giveUp: this.#giveUp.signal, resumeAfter });
     const settle = () => {
       this.#settled = true;
     };
     this.result.then(settle, settle);
   }
 
-  /** Whether every call gave the work up before it ended: it starts nothing more. */
+  /** Whether every call gave the work up before it ended (it may have ended since). */
+  get givenUp(): boolean {
+    return this.#giveUp.signal.aborted;
+  }
+
+  /** Whether every call gave the work up before it ended, and it has not ended yet: it starts nothing more. */
   get abandoned(): boolean {
     return this.#giveUp.signal.aborted && !this.#settled;
   }
@@ -37,12 +55,12 @@ export class SharedWork<T> {
    * runs `run` afresh, unless that new work was given up meanwhile too (nobody would
    * wait for what `run` brings; the next call starts its own).
    */
-  continued(run: (giveUp: AbortSignal) => Promise<T>): SharedWork<T> {
+  continued(run: (attempt: SharedAttempt) => Promise<T>): SharedWork<T> {
     if (!this.abandoned) return this;
-    return new SharedWork((giveUp) =>
+    return new SharedWork(({ giveUp }) =>
       this.result.catch((error: unknown) => {
         if (giveUp.aborted) throw error;
-        return run(giveUp);
+        return run({ giveUp, resumeAfter: error });
       }),
     );
   }

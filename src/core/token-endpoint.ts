@@ -5,6 +5,7 @@ import type { Clock } from './clock.js';
 import type { ClientCredentials } from './credentials.js';
 import { loadOnce } from './load-once.js';
 import type { RequestOptions } from './options.js';
+import type { SharedAttempt } from './shared-work.js';
 import { type TokenResponse, TokenResponseSchema } from './token-response.js';
 import type { Schema } from './validation.js';
 
@@ -46,8 +47,8 @@ export function postAsClient<T>(
     params: Readonly<Record<string, unknown>>;
     encoding: 'form' | 'json';
     schema: Schema<T>;
-    /** Stops retrying (see `AuthApiCall.giveUp`). */
-    giveUp?: AbortSignal | undefined;
+    /** Work shared by calls (see `AuthApiCall.shared`). */
+    shared?: SharedAttempt | undefined;
   },
   options?: RequestOptions,
 ): Promise<T> {
@@ -58,7 +59,7 @@ export function postAsClient<T>(
     path: call.path,
     schema: call.schema,
     options,
-    giveUp: call.giveUp,
+    shared: call.shared,
     prepare: async () => {
       const authentication = await endpoint.authentication();
       const credentials = new URLSearchParams();
@@ -78,14 +79,14 @@ export function postAsClient<T>(
 /**
  * `POST /oauth/token` with a form body (`application/x-www-form-urlencoded`, as
  * RFC 6749 requires and the platform accepts) holding `grant` and the client's
- * credentials. The one place in the SDK that requests tokens. `giveUp` stops its
- * retries, not its attempt in flight (a token request no call waits for any more).
+ * credentials. The one place in the SDK that requests tokens. `shared`: a token
+ * request that calls share (its retries stop when none of them waits any more).
  */
 export function requestToken(
   endpoint: TokenEndpoint,
   grant: Readonly<Record<string, string | undefined>>,
   options?: RequestOptions,
-  giveUp?: AbortSignal,
+  shared?: SharedAttempt,
 ): Promise<TokenResponse> {
-  return postAsClient(endpoint, { path: 'oauth/token', params: grant, encoding: 'form', schema: TokenResponseSchema, giveUp }, options);
+  return postAsClient(endpoint, { path: 'oauth/token', params: grant, encoding: 'form', schema: TokenResponseSchema, shared }, options);
 }

@@ -31,8 +31,8 @@ export function createClientCredentialsTokenProvider(grant: ClientCredentialsGra
   };
   const tokenEndpoint = createTokenEndpoint(context, common.origin, credentials, common.clock);
   return new ClientCredentialsTokenProvider({
-    fetchToken: async (giveUp) => {
-      const response = await requestToken(tokenEndpoint, { grant_type: 'client_credentials', audience }, undefined, giveUp);
+    fetchToken: async (shared) => {
+      const response = await requestToken(tokenEndpoint, { grant_type: 'client_credentials', audience }, undefined, shared);
       return { accessToken: response.access_token, expiresIn: response.expires_in };
     },
     cache: grant.tokenCache ?? memoryTokenCache(common.clock),

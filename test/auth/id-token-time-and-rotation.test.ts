@@ -95,7 +95,7 @@ describe('JWKS refetch on an unknown kid', () => {
 });
 
 describe('a key-set fetch that every call waiting for it gave up', () => {
-  it('sends no retry, and the next call fetches the set afresh instead of inheriting the given-up wait', async () => {
+  it('sends no retry; the next call fetches the set afresh, after what is left of the wait the server demanded', async () => {
     const clock = createFakeClock(NOW_SEC * 1000, { holdSleeps: true }); // a retry's wait lasts until it is aborted
     let fetches = 0;
     const idToken = await sign(claims(), k1, 'k1');
@@ -116,8 +116,20 @@ describe('a key-set fetch that every call waiting for it gave up', () => {
     controller.abort(new Error('the user closed the page'));
     await expect(first).rejects.toThrow('the user closed the page');
 
+    // A login 1 s later waits out the 4 s left of what the 429 demanded, then fetches.
+    clock.advance(1_000);
+    const early = new AbortController();
+    const second = auth.oauth.authorizationCodeGrant(grant, { signal: early.signal });
+    second.catch(() => {});
+    expect(await clock.nextSleep()).toBe(4_000);
+    expect(fetches).toBe(1);
+    early.abort(new Error('closed too'));
+    await expect(second).rejects.toThrow('closed too');
+
+    // One after the demanded time fetches at once, and gets the set.
+    clock.advance(5_000);
     await expect(auth.oauth.authorizationCodeGrant(grant)).resolves.toMatchObject({ claims: { sub: 'user-1' } });
     expect(fetches).toBe(2);
-    expect(clock.sleeps).toEqual([5_000]); // the given-up fetch slept no more, nor retried
+    expect(clock.sleeps).toEqual([5_000, 4_000]); // the given-up fetches slept no more, nor retried
   });
 });

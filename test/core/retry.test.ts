@@ -313,6 +313,53 @@ describe('withRetry and giveUp (shared work nobody waits for)', () => {
     await expect(result).rejects.toBe(reason);
   });
 
+  it('ends the wait when the caller’s signal is a signal-like object from another realm, giveUp or not', async () => {
+    for (const giveUp of [undefined, new AbortController().signal]) {
+      const controller = new AbortController();
+      const real = controller.signal;
+      const signalLike = {
+        get aborted() {
+          return real.aborted;
+        },
+        get reason() {
+          return real.reason;
+        },
+        addEventListener: real.addEventListener.bind(real),
+        removeEventListener: real.removeEventListener.bind(real),
+        throwIfAborted: () => real.throwIfAborted(),
+      } as unknown as AbortSignal;
+      const clock = createFakeClock(NOW, { holdSleeps: true });
+      const { attempt } = failingThen(new NetworkError('reset'));
+      const result = run(attempt, clock, { signal: signalLike, ...(giveUp ? { giveUp } : {}) });
+      await clock.nextSleep();
+      const reason = new Error('caller left');
+      controller.abort(reason);
+      await expect(result).rejects.toBe(reason);
+    }
+  });
+
+  it('makes a call that takes over a given-up wait wait out the rest of what the server demanded', async () => {
+    const clock = createFakeClock(NOW, { holdSleeps: true });
+    const giveUp = new AbortController();
+    const limited = apiError(429, rateLimitHeaders(30));
+    const first = run(failingThen(limited).attempt, clock, { giveUp: giveUp.signal });
+    await clock.nextSleep();
+    giveUp.abort(new Error('nobody waits'));
+    await expect(first).rejects.toBe(limited);
+
+    clock.advance(10_000);
+    const { state, attempt } = failingThen();
+    const taker = new AbortController();
+    const nextSleep = clock.nextSleep();
+    const second = withRetry(attempt, { policy: POLICY, clock, idempotent: true, giveUp: taker.signal, resumeAfter: limited });
+    const waited = await nextSleep;
+    expect(waited).toBeGreaterThanOrEqual(19_500); // the reset is 29.5 s after NOW: 19.5 s are left
+    expect(waited).toBeLessThanOrEqual(20_000);
+    expect(state.calls).toBe(0);
+    taker.abort(new Error('nobody waits either'));
+    await expect(second).rejects.toBe(limited); // still holding its wait, for whoever takes over next
+  });
+
   it('retries as usual while giveUp has not aborted', async () => {
     const { state, attempt } = failingThen(apiError(503), apiError(503));
     expect(await run(attempt, createFakeClock(NOW), { giveUp: new AbortController().signal })).toBe('ok');

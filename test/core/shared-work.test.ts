@@ -17,8 +17,8 @@ function deferred<T>() {
 function controlledWork() {
   const outcome = deferred<string>();
   let giveUp!: AbortSignal;
-  const work = new SharedWork((signal) => {
-    giveUp = signal;
+  const work = new SharedWork((attempt) => {
+    giveUp = attempt.giveUp;
     return outcome.promise;
   });
   return { work, outcome, giveUp: () => giveUp };

@@ -2,6 +2,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
 import { AuthApiError, TimeoutError, TokenRequestError } from '../../src/core/errors.js';
+import type { SharedAttempt } from '../../src/core/shared-work.js';
 import { callerTokenProvider, lazyTokenProvider, memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
 import { createFakeClock, type FakeClock } from '../helpers/clock.js';
 
@@ -14,7 +15,11 @@ function issuer(expiresIn: number | undefined) {
   return fetchToken;
 }
 
-function provider(fetchToken: (giveUp: AbortSignal) => Promise<IssuedToken>, cache: TokenCache = memoryTokenCache(createFakeClock()), clock?: FakeClock) {
+function provider(
+  fetchToken: (shared: SharedAttempt) => Promise<IssuedToken>,
+  cache: TokenCache = memoryTokenCache(createFakeClock()),
+  clock?: FakeClock,
+) {
   return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS, timeoutMs: 30_000, clock });
 }
 
@@ -188,8 +193,8 @@ describe('ClientCredentialsTokenProvider', () => {
   it('gives the token request up (no retry) once every caller waiting for it left, by abort or by its own timeout', async () => {
     const response = deferred<IssuedToken>();
     let giveUp: AbortSignal | undefined;
-    const tokens = provider((signal) => {
-      giveUp = signal;
+    const tokens = provider((shared) => {
+      giveUp = shared.giveUp;
       return response.promise;
     });
     const aborting = new AbortController();
@@ -225,7 +230,7 @@ describe('ClientCredentialsTokenProvider', () => {
   it('makes a new request for a caller who comes after everyone gave up, when the request in flight fails', async () => {
     const first = deferred<IssuedToken>();
     const fetchToken = vi
-      .fn<(giveUp: AbortSignal) => Promise<IssuedToken>>()
+      .fn<(shared: SharedAttempt) => Promise<IssuedToken>>()
       .mockReturnValueOnce(first.promise)
       .mockResolvedValueOnce({ accessToken: 'second-token', expiresIn: 86_400 });
     const tokens = provider(fetchToken);
@@ -240,7 +245,7 @@ describe('ClientCredentialsTokenProvider', () => {
     first.reject(new Error('429, not retried'));
     expect(await next).toBe('second-token');
     expect(fetchToken).toHaveBeenCalledTimes(2);
-    expect(fetchToken.mock.calls[1]?.[0].aborted).toBe(false);
+    expect(fetchToken.mock.calls[1]?.[0].giveUp.aborted).toBe(false);
   });
 });
 
