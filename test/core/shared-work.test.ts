@@ -1,17 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TimeoutError } from '../../src/core/errors.js';
 import { SharedWork } from '../../src/core/shared-work.js';
-
-/** A promise with its resolve and reject. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+import { deferred } from '../helpers/deferred.js';
 
 /** Work that ends when the test says, and the `giveUp` signal it was given. */
 function controlledWork() {
@@ -25,6 +15,14 @@ function controlledWork() {
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** One call waits for `work`, then aborts: with nobody else waiting, the work is given up. */
+async function leave(work: SharedWork<string>) {
+  const controller = new AbortController();
+  work.wait(controller.signal, undefined, '').catch(() => {});
+  controller.abort();
+  await turn();
+}
 
 describe('SharedWork', () => {
   afterEach(() => {
@@ -88,10 +86,7 @@ describe('SharedWork', () => {
 
   it('once given up, continues with what its attempt in flight still brings, running nothing more', async () => {
     const { work, outcome } = controlledWork();
-    const controller = new AbortController();
-    work.wait(controller.signal, undefined, '').catch(() => {});
-    controller.abort();
-    await turn();
+    await leave(work);
     const run = vi.fn(() => Promise.resolve('again'));
     const next = work.continued(run);
     expect(next).not.toBe(work);
@@ -102,10 +97,7 @@ describe('SharedWork', () => {
 
   it('once given up, continues by running afresh when its attempt in flight fails', async () => {
     const { work, outcome } = controlledWork();
-    const controller = new AbortController();
-    work.wait(controller.signal, undefined, '').catch(() => {});
-    controller.abort();
-    await turn();
+    await leave(work);
     const next = work.continued(() => Promise.resolve('fresh token'));
     outcome.reject(new Error('429, not retried'));
     expect(await next.wait(undefined, undefined, '')).toBe('fresh token');
@@ -113,12 +105,6 @@ describe('SharedWork', () => {
 
   it('runs nothing for a continuation given up before the work it follows failed; a later one runs once', async () => {
     const { work, outcome } = controlledWork();
-    const leave = async (shared: SharedWork<string>) => {
-      const controller = new AbortController();
-      shared.wait(controller.signal, undefined, '').catch(() => {});
-      controller.abort();
-      await turn();
-    };
     await leave(work);
     const runForNobody = vi.fn(() => Promise.resolve('token nobody waits for'));
     const second = work.continued(runForNobody);

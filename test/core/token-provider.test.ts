@@ -5,6 +5,7 @@ import { AuthApiError, TimeoutError, TokenRequestError } from '../../src/core/er
 import type { SharedAttempt } from '../../src/core/shared-work.js';
 import { callerTokenProvider, lazyTokenProvider, memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
 import { createFakeClock, type FakeClock } from '../helpers/clock.js';
+import { deferred } from '../helpers/deferred.js';
 
 const KEY = 'idplatform:https://tenant.test:client-1:https://tenant.test/api/v2/';
 const MAX_SKEW_MS = 60_000;
@@ -23,15 +24,14 @@ function provider(
   return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS, timeoutMs: 30_000, clock });
 }
 
-/** A promise with its resolve and reject. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
+/** A caller that waits for a token, then leaves (aborts): the request in flight is then given up. */
+async function everyCallerLeft(tokens: ClientCredentialsTokenProvider) {
+  const controller = new AbortController();
+  const leaving = tokens.getToken(controller.signal);
+  leaving.catch(() => {});
+  await new Promise((resolve) => setImmediate(resolve));
+  controller.abort(new Error('left'));
+  await expect(leaving).rejects.toThrow('left');
 }
 
 describe('ClientCredentialsTokenProvider', () => {
@@ -214,12 +214,7 @@ describe('ClientCredentialsTokenProvider', () => {
     const response = deferred<IssuedToken>();
     const fetchToken = vi.fn(() => response.promise);
     const tokens = provider(fetchToken);
-    const controller = new AbortController();
-    const leaving = tokens.getToken(controller.signal);
-    leaving.catch(() => {});
-    await new Promise((resolve) => setImmediate(resolve));
-    controller.abort(new Error('left'));
-    await expect(leaving).rejects.toThrow('left');
+    await everyCallerLeft(tokens);
 
     const next = tokens.getToken();
     response.resolve({ accessToken: 'late-token', expiresIn: 86_400 });
@@ -234,12 +229,7 @@ describe('ClientCredentialsTokenProvider', () => {
       .mockReturnValueOnce(first.promise)
       .mockResolvedValueOnce({ accessToken: 'second-token', expiresIn: 86_400 });
     const tokens = provider(fetchToken);
-    const controller = new AbortController();
-    const leaving = tokens.getToken(controller.signal);
-    leaving.catch(() => {});
-    await new Promise((resolve) => setImmediate(resolve));
-    controller.abort(new Error('left'));
-    await expect(leaving).rejects.toThrow('left');
+    await everyCallerLeft(tokens);
 
     const next = tokens.getToken();
     first.reject(new Error('429, not retried'));
