@@ -21,8 +21,7 @@ const KEY_SET_MAX_AGE_SEC = 600;
 type KeySet = ReturnType<typeof createLocalJWKSet>;
 
 interface CachedKeySet {
-  readonly keys: Promise<KeySet>;
-  /** The fetch, which the calls waiting for it share. */
+  /** The fetch, which the calls waiting for it share (waited for through `fetch.wait`, so that a wait counts). */
   readonly fetch: SharedWork<KeySet>;
   /** Seconds since the epoch. */
   readonly fetchedAt: number;
@@ -41,7 +40,7 @@ const givenUpFailures = new WeakMap<IdTokenSettings, unknown>();
 function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext, previous?: CachedKeySet): CachedKeySet {
   const run = (shared: SharedAttempt) => fetchJwks(shared).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
   const fetch = previous === undefined ? new SharedWork(run, givenUpFailures.get(settings)) : previous.fetch.continued(run);
-  const entry = { keys: fetch.result, fetch, fetchedAt: now };
+  const entry = { fetch, fetchedAt: now };
   cache.set(settings, entry);
   fetch.result.then(
     () => givenUpFailures.delete(settings),

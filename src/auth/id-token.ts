@@ -73,7 +73,6 @@ export interface IdTokenSettings {
 export interface PreparedKeySet {
   /** When it was fetched, in seconds since the epoch. */
   readonly fetchedAt: number;
-  readonly keys: Promise<unknown>;
 }
 
 /** What the lazily loaded checks get from the client: the time, and its tenant's key set. */
