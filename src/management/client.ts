@@ -72,6 +72,7 @@ export class ManagementClient {
     options?: RequestOptions,
   ): Promise<z.output<S>>;
   request<T = unknown>(request: CustomRequest<T> & { readonly schema?: undefined }, options?: RequestOptions): Promise<T>;
+  request<T = unknown>(request: CustomRequest<T>, options?: RequestOptions): Promise<T>;
   async request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
     // Its checks load with the first custom request: an app that never sends one never loads them.
     const { sendCustomRequest } = await import('./custom-request.js').catch((error: unknown) => {

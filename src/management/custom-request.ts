@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import type { RequestOptions } from '../core/options.js';
 import type { Query, Transport } from '../core/transport.js';
 import { type Schema, validateParams } from '../core/validation.js';
+import { isWellFormed } from '../core/well-formed.js';
 
 /** The HTTP methods `management.request()` sends. */
 export type CustomRequestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,13 +19,18 @@ export interface CustomRequest<T = unknown> {
    * leading slash is ignored). Build paths with ids through the `encodePath` tag:
    * ``encodePath`roles/${roleId}/users` ``. Refused before sending: an empty path, a
    * scheme or host (`https://…`, `//host`), `.` or `..` segments (also percent-encoded),
-   * a backslash, a control character (tab, CR, LF…), and `?` or `#` (pass `query`
-   * instead): a request never leaves the base URL.
+   * a backslash, a control character (tab, CR, LF…), whitespace at the end, a lone
+   * surrogate, and `?` or `#` (pass `query` instead): a request never leaves the base URL.
    */
   readonly path: string;
   /** Query parameters; `undefined` values are left out. */
   readonly query?: Query | undefined;
-  /** A JSON body (not with `GET`). */
+  /**
+   * A JSON body (not with `GET`): an object, array, string, number, boolean or `null`.
+   * What JSON cannot carry is refused before sending: a `Map`, `Set`,
+   * `URLSearchParams`, `FormData`, `Blob` or binary data (JSON would write `{}`), a
+   * function, a BigInt, a circular reference.
+   */
   readonly body?: unknown;
   /**
    * A zod schema (`zod/mini` or classic `zod`) of the 2xx body: the body is checked against it (unless
@@ -45,6 +51,8 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 /** Whether a path below the base URL could reach outside it, or carries a query or fragment. */
 function isSafeRelativePath(path: string): boolean {
   if (path === '' || path.startsWith('/') || path.includes('\\') || /[?#]/.test(path) || CONTROL_CHARACTER.test(path)) return false;
+  // URL parsers strip whitespace at the end of a URL (`roles/.. ` would become a `..` segment), and turn a lone surrogate into U+FFFD.
+  if (/\s$/.test(path) || !isWellFormed(path)) return false;
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return false;
   return path.split('/').every((segment) => {
     let decoded: string;
@@ -58,7 +66,7 @@ function isSafeRelativePath(path: string): boolean {
 }
 
 const PATH_MESSAGE =
-  'path must be a path below the base URL such as "roles" or "roles/{id}" (built with encodePath): no scheme or host, no "." or ".." segments, no backslash or control character, no "?" or "#" (use query)';
+  'path must be a path below the base URL such as "roles" or "roles/{id}" (built with encodePath): no scheme or host, no "." or ".." segments, no backslash, control character, trailing whitespace or lone surrogate, no "?" or "#" (use query)';
 
 /** The rules a custom request is checked against before anything is sent. */
 export const CustomRequestSchema = z
@@ -71,7 +79,7 @@ export const CustomRequestSchema = z
     query: z.optional(
       z.record(
         z.string(),
-        z.optional(z.union([z.string(), z.number(), z.boolean()])),
+        z.optional(z.union([z.string(), z.number(), z.boolean()], 'query values must be strings, finite numbers or booleans')),
         'query must be an object of strings, numbers and booleans',
       ),
     ),
@@ -89,17 +97,33 @@ export const CustomRequestSchema = z
       message: 'a GET request cannot have a body',
       path: ['body'],
     }),
-    z.refine((request) => request.body === undefined || isJsonSerializable(request.body), {
-      message: 'body must be a value JSON can carry (JSON.stringify failed: a BigInt or a circular reference?)',
+    z.refine((request) => request.body === undefined || isJsonBody(request.body), {
+      message:
+        'body must be a value JSON can carry: an object, array, string, number, boolean or null (not a Map, Set, URLSearchParams, FormData, Blob or binary data, which JSON writes as {}, nor a function, a BigInt or a circular reference)',
       path: ['body'],
     }),
   );
 
-/** Whether `JSON.stringify` can write `body` (a BigInt or a cycle makes it throw): checked before anything is sent. */
-function isJsonSerializable(body: unknown): boolean {
+/** Kinds of objects that hold their data where `JSON.stringify` does not look: it writes them as `{}`. */
+const OPAQUE_TO_JSON = ['Map', 'Set', 'WeakMap', 'WeakSet', 'URLSearchParams', 'FormData', 'Blob', 'ArrayBuffer', 'ReadableStream'].flatMap(
+  (name) => {
+    const type = (globalThis as Record<string, unknown>)[name];
+    return typeof type === 'function' ? [type as abstract new (...args: never[]) => unknown] : [];
+  },
+);
+
+/**
+ * Whether `JSON.stringify` writes `body` as it is: not a kind of object it writes as
+ * `{}`, not a value it writes as nothing (a function, a `toJSON` answering
+ * `undefined`), and nothing that makes it throw (a BigInt, a cycle). Checked before
+ * anything is sent.
+ */
+function isJsonBody(body: unknown): boolean {
+  if (typeof body === 'object' && body !== null && (ArrayBuffer.isView(body) || OPAQUE_TO_JSON.some((type) => body instanceof type))) {
+    return false;
+  }
   try {
-    JSON.stringify(body);
-    return true;
+    return JSON.stringify(body) !== undefined;
   } catch {
     return false;
   }

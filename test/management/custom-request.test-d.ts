@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z as classic } from 'zod';
 import * as z from 'zod/mini';
-import type { ManagementClient } from '../../src/management/index.js';
+import type { CustomRequest, ManagementClient } from '../../src/management/index.js';
 
 declare const management: ManagementClient;
 
@@ -20,6 +20,18 @@ describe('management.request() types', () => {
 
   it('is the type named without a schema (an assertion of the caller, unchecked), as DESIGN writes it: request<T>(…)', () => {
     expectTypeOf(management.request<{ id: string }>({ method: 'GET', path: 'roles/r' })).resolves.toEqualTypeOf<{ id: string }>();
+  });
+
+  it('takes a request typed by the exported CustomRequest type, with or without a schema', () => {
+    interface Role {
+      id: string;
+    }
+    const RoleSchema = z.object({ id: z.string() });
+    const plain: CustomRequest = { method: 'GET', path: 'roles' };
+    const typed: CustomRequest<Role> = { method: 'GET', path: 'roles/r', schema: RoleSchema };
+    expectTypeOf(management.request(plain)).resolves.toEqualTypeOf<unknown>();
+    expectTypeOf(management.request(typed)).resolves.toEqualTypeOf<Role>();
+    expectTypeOf(management.request<Role>({ method: 'GET', path: 'roles/r', schema: RoleSchema })).resolves.toEqualTypeOf<Role>();
   });
 
   it('refuses other methods and a missing path at compile time', () => {
