@@ -1,4 +1,4 @@
-import { IdPlatformError, NetworkError } from './errors.js';
+import { messageOf, NetworkError } from './errors.js';
 import type { FetchLike } from './http.js';
 import { redact } from './redaction.js';
 import { discardBody } from './response-body.js';
@@ -21,8 +21,8 @@ export function rootCauseCode(error: unknown): string | undefined {
 
 /**
  * Wraps `fetch` so that a failure to send (a `TypeError`, e.g. undici's "fetch
- * failed") becomes a `NetworkError` whose message names the method, the host, the
- * path and the root cause code: `GET 127.0.0.1:9 /api/v2/roles failed: ECONNREFUSED
+ * failed", or whatever a custom fetch throws) becomes a `NetworkError` whose
+ * message names the method, the host, the path and the root cause code: `GET 127.0.0.1:9 /api/v2/roles failed: ECONNREFUSED
  * (connect ECONNREFUSED 127.0.0.1:9)`. The runtime's error is kept as `cause`; the
  * request (and so its headers) never is. The fetch is looked up at call time.
  *
@@ -33,10 +33,12 @@ export function rootCauseCode(error: unknown): string | undefined {
 export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLike {
   return (input, init) => {
     const failed = (error: unknown): never => {
-      // A fetch's own failure (a TypeError), or an SDK error a custom fetch threw (it is no answer of
-      // the server, and may quote the request): a NetworkError, which the exchange scrubs of secrets.
-      if (!(error instanceof TypeError) && !IdPlatformError.is(error)) throw error;
-      throw networkFailure(describeFailure(input, error as Error), error);
+      // Given up on (ky's timeout, the caller's signal): the abort's own error, which ky and the exchange read.
+      if (input.signal.aborted) throw error;
+      // Whatever else fetch throws (a TypeError such as undici's "fetch failed", a custom fetch's own error,
+      // an SDK error it threw: no answer of the server, and it may quote the request) is a NetworkError
+      // naming the host, which the exchange scrubs of secrets.
+      throw networkFailure(describeFailure(input, error), error);
     };
     try {
       return Promise.resolve((fetch ?? globalThis.fetch)(input, init)).then((response) => {
@@ -49,10 +51,10 @@ export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLik
   };
 }
 
-function describeFailure(input: Request, error: Error): string {
+function describeFailure(input: Request, error: unknown): string {
   const url = new URL(input.url);
   const code = rootCauseCode(error);
-  const detail = deepestMessage(error);
+  const detail = error instanceof Error ? deepestMessage(error) : messageOf(error);
   const reason = code ? `${code} (${detail})` : detail;
   return `${input.method} ${url.host} ${url.pathname} failed: ${reason}`;
 }

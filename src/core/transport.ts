@@ -258,7 +258,10 @@ function toApiError(request: ApiRequest<unknown>, response: Response, receivedBo
   const failed = readFailedResponse(response, receivedBody, secrets);
   const error = failed.member('error') ?? failed.statusText;
   const { body } = failed;
-  const serverMessage = failed.member('message') ?? (typeof body === 'string' && body.length <= 200 ? body : error);
+  // The Management API's `message`; else an OAuth-style `error_description` (a base URL that reaches the
+  // Authentication API instead), a short text body, or the error's name.
+  const serverMessage =
+    failed.member('message') ?? failed.member('error_description') ?? (typeof body === 'string' && body.length <= 200 ? body : error);
   return createApiError({
     ...failed,
     error,

@@ -131,6 +131,7 @@ export interface TenantEmulator {
  * ```
  */
 export function createTenantEmulator(options: TenantEmulatorOptions = {}): TenantEmulator {
+  checkOptions(options);
   const origin = resolveOrigin(options);
   const now = options.now ?? Date.now;
   const tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? DEFAULT_TOKEN_LIFETIME_SECONDS;
@@ -242,6 +243,27 @@ export function createTenantEmulator(options: TenantEmulatorOptions = {}): Tenan
       tokenEndpoint.usedAssertions.clear();
     },
   };
+}
+
+const OPTION_NAMES: readonly (keyof TenantEmulatorOptions)[] = [
+  'origin',
+  'domain',
+  'now',
+  'seed',
+  'rateLimit',
+  'tokenLifetimeSeconds',
+  'defaultClient',
+];
+
+/** Refuses (`TypeError`) options that are not an object, an option the emulator does not know (a typo), and an unknown seed. */
+function checkOptions(options: unknown): asserts options is TenantEmulatorOptions {
+  if (typeof options !== 'object' || options === null) throw new TypeError('options must be an object');
+  const unknown = Object.keys(options).filter((name) => !(OPTION_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new TypeError(`unknown option ${unknown.join(', ')}; the options are ${OPTION_NAMES.join(', ')}`);
+  const { seed } = options as TenantEmulatorOptions;
+  if (seed !== undefined && seed !== 'default' && seed !== 'empty') {
+    throw new TypeError(`seed must be 'default' or 'empty', got ${JSON.stringify(seed) ?? String(seed)}`);
+  }
 }
 
 function resolveOrigin(options: { readonly origin?: string; readonly domain?: string }): string {

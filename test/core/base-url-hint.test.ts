@@ -26,6 +26,25 @@ describe('the base-URL hint of a 404', () => {
     expect((await error(API)).message).toContain('Is the base URL right?');
   });
 
+  it('is added for "Service not found" with what the server appends to it', async () => {
+    server.use(http.get(`${API}/guardian/factors/phone/message-types`, () => notFound(`Service not found: ${ORIGIN}/api/v2/x`)));
+    expect((await error(API)).message).toContain(`Service not found: ${ORIGIN}/api/v2/x. Is the base URL right?`);
+  });
+
+  it('suggests the origin with /api/v2 for a base URL with another path', async () => {
+    server.use(http.get(`${ORIGIN}/api/guardian/factors/phone/message-types`, () => notFound('Service not found')));
+    expect((await error(`${ORIGIN}/api`)).message).toContain(`this client sends to ${ORIGIN}/api (e.g. ${ORIGIN}/api/v2)`);
+  });
+
+  it('keeps the description of an OAuth-style 404 (a base URL that reaches the Authentication API) as the message', async () => {
+    server.use(
+      http.get(`${ORIGIN}/guardian/factors/phone/message-types`, () =>
+        HttpResponse.json({ error: 'not_found', error_description: 'No such endpoint' }, { status: 404 }),
+      ),
+    );
+    expect((await error(ORIGIN)).message).toMatch(/^No such endpoint\. Is the base URL right\?/);
+  });
+
   it('is left out of an ordinary 404 from /api/v2', async () => {
     server.use(http.get(`${API}/guardian/factors/phone/message-types`, () => notFound('The organization does not exist')));
     expect((await error(API)).message).toBe('The organization does not exist');

@@ -49,6 +49,24 @@ describe('NetworkError from a failing fetch', () => {
     expect(error.message).toBe(`GET tenant.example.com /api/v2/organizations/org_1/invitations failed: ${reason}`);
   });
 
+  it.each([
+    ['an Error', new Error('proxy refused'), 'proxy refused'],
+    ['a string', 'proxy refused', 'proxy refused'],
+    ['an error with a code', systemError('agent closed', 'EAGENTCLOSED'), 'EAGENTCLOSED (agent closed)'],
+  ])('names the host too when a custom fetch throws %s, not a TypeError', async (_, thrown, reason) => {
+    const management = new ManagementClient({
+      domain: 'tenant.example.com',
+      token: 'a-secret-token',
+      retry: false,
+      fetch: async () => {
+        throw thrown;
+      },
+    });
+    const error = await management.organizations.invitations.list('org_1').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).message).toBe(`GET tenant.example.com /api/v2/organizations/org_1/invitations failed: ${reason}`);
+  });
+
   it('keeps the whole cause chain in toJSON, with codes, and nothing of the request', async () => {
     const error = await networkError(systemError('outer', 'E_OUTER', systemError('inner', 'E_INNER')));
     expect(error.toJSON()).toMatchObject({

@@ -199,6 +199,15 @@ describe('createTenantEmulator options', () => {
     expect(() => createTenantEmulator({ tokenLifetimeSeconds: 0 })).toThrow(RangeError);
   });
 
+  it('refuses an unknown seed and an unknown option (a typo would load 2,345 records, or none of its setting)', () => {
+    expect(() => createTenantEmulator({ seed: 'Empty' as never })).toThrow(new TypeError(`seed must be 'default' or 'empty', got "Empty"`));
+    expect(() => createTenantEmulator({ rateLimits: { limit: 1 } } as never)).toThrow(
+      new TypeError('unknown option rateLimits; the options are origin, domain, now, seed, rateLimit, tokenLifetimeSeconds, defaultClient'),
+    );
+    expect(() => createTenantEmulator(null as never)).toThrow(new TypeError('options must be an object'));
+    expect(createTenantEmulator({ seed: 'default' }).data.organizations.ids().length).toBeGreaterThan(0);
+  });
+
   it('registers the default client with the configured id, secret and scopes', () => {
     const emulator = createTenantEmulator({ defaultClient: { clientId: 'mine', clientSecret: 'shh', scopes: ['read:actions'] } });
     expect(emulator.credentials).toEqual({ clientId: 'mine', clientSecret: 'shh' });
