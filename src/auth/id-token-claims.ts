@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { type AuthApiContext, callAuthApi, checkedCallOptions } from '../core/auth-request.js';
 import type { RequestOptions } from '../core/options.js';
 import { ownProperties } from '../core/own-properties.js';
-import type { SharedAttempt } from '../core/shared-work.js';
+import type { SharedRetry } from '../core/retry.js';
 import type { TokenResponse } from '../core/token-response.js';
 import type {
   IdTokenExpectations,
@@ -61,7 +61,7 @@ export async function withIdTokenClaims(
 }
 
 function validationContext(settings: ClaimsSettings, options: RequestOptions, preparedKeySet?: PreparedKeySet): IdTokenValidationContext {
-  const fetchJwks = (shared: SharedAttempt) =>
+  const fetchJwks = (shared: SharedRetry) =>
     callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}), shared });
   const { signal, timeoutMs } = ownProperties(options);
   return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), preparedKeySet, fetchJwks, signal, timeoutMs };

@@ -5,8 +5,7 @@
  */
 import { compactVerify, createLocalJWKSet, errors, type JSONWebKeySet } from 'jose';
 import { IdTokenValidationError } from '../core/errors.js';
-import { leftAWait } from '../core/retry.js';
-import { type SharedAttempt, SharedWork } from '../core/shared-work.js';
+import { leftAWait, type SharedAttempt, SharedWork, sharedRetry } from '../core/shared-work.js';
 import type { IdTokenSettings, IdTokenValidationContext, PreparedKeySet } from './id-token.js';
 
 /** After a key rotation, a key missing from the cached set refetches the set, at most this often. */
@@ -38,7 +37,7 @@ const givenUpFailures = new WeakMap<IdTokenSettings, unknown>();
  * flight brings, and fetches again if it fails.
  */
 function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext, previous?: CachedKeySet): CachedKeySet {
-  const run = (shared: SharedAttempt) => fetchJwks(shared).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
+  const run = (attempt: SharedAttempt) => fetchJwks(sharedRetry(attempt)).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
   const fetch = previous === undefined ? new SharedWork(run, givenUpFailures.get(settings)) : previous.fetch.continued(run);
   const entry = { fetch, fetchedAt: now };
   cache.set(settings, entry);

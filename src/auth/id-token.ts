@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../core/errors.js';
-import type { SharedAttempt } from '../core/shared-work.js';
+import type { SharedRetry } from '../core/retry.js';
 import type { TokenResponse } from '../core/token-response.js';
 
 /**
@@ -91,7 +91,7 @@ export interface IdTokenValidationContext {
    * caller's signal: one fetch serves every call waiting for it (not cached: the caller
    * caches). `shared`: the fetch is shared by calls (its retries stop when none of them waits any more).
    */
-  readonly fetchJwks: (shared: SharedAttempt) => Promise<unknown>;
+  readonly fetchJwks: (shared: SharedRetry) => Promise<unknown>;
   /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on for others). */
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;

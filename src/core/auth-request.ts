@@ -8,8 +8,7 @@ import { ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
 import { redact } from './redaction.js';
 import { tellResponse } from './response-hook.js';
-import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
-import type { SharedAttempt } from './shared-work.js';
+import { isIdempotent, type RetryPolicy, type SharedRetry, withRetry } from './retry.js';
 import { checkSignal } from './signal.js';
 import { type Schema, validateResponse } from './validation.js';
 
@@ -39,8 +38,8 @@ export interface AuthApiCall<T> {
   readonly prepare: () => PreparedAttempt | Promise<PreparedAttempt>;
   readonly schema: Schema<T>;
   readonly options?: RequestOptions | undefined;
-  /** Work shared by calls (`SharedWork`): `giveUp` stops the call's retries, not its attempt in flight. */
-  readonly shared?: SharedAttempt | undefined;
+  /** Work shared by calls (`sharedRetry`): how its retries wait, and when they stop. */
+  readonly shared?: SharedRetry | undefined;
 }
 
 /**
@@ -82,8 +81,7 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
     clock: context.clock,
     idempotent: isIdempotent(call.method),
     signal: options.signal,
-    giveUp: call.shared?.giveUp,
-    resumeAfter: call.shared?.resumeAfter,
+    shared: call.shared,
   });
 }
 

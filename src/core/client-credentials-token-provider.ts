@@ -1,8 +1,7 @@
 import { boundedTokenCache } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
 import { TokenRequestError } from './errors.js';
-import { leftAWait } from './retry.js';
-import { type SharedAttempt, SharedWork } from './shared-work.js';
+import { leftAWait, type SharedAttempt, SharedWork } from './shared-work.js';
 import { HOLDS_LOCK, releaseTokenLock, TOKEN_LOCK_TTL_MS, waitForSharedToken } from './token-lock.js';
 import type { TokenCache, TokenProvider } from './token-provider.js';
 

@@ -5,7 +5,21 @@ export { isIdempotent, type RetryOptions, type RetryPolicy, resolveRetryPolicy }
 
 import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
 import { parseRetryAfter } from './rate-limit.js';
-import { checkSignal, whenAborted } from './signal.js';
+import { checkSignal } from './signal.js';
+
+/**
+ * The retry loop's waits for work that calls share (a token request, a key-set
+ * fetch): made in shared-work.ts, which only the lazily loaded code that shares
+ * work loads, so that the retry loop every call goes through stays small.
+ */
+export interface SharedRetry {
+  /** Whether the work was given up: no retry is made. */
+  readonly stopped: boolean;
+  /** Before the first attempt: waits out what is left of a wait an earlier, given-up work was demanded. */
+  beforeFirstAttempt(context: RetryContext): Promise<void>;
+  /** Sleeps `wait.ms` before a retry after `error`; answers `false` (the error stands) when the work was given up. */
+  waitToRetry(wait: { readonly ms: number; readonly mandatedMs: number }, error: unknown, context: RetryContext): Promise<boolean>;
+}
 
 /** What one call of {@link withRetry} needs besides the attempt itself. */
 export interface RetryContext {
@@ -14,19 +28,8 @@ export interface RetryContext {
   readonly idempotent: boolean;
   readonly clock: Clock;
   readonly signal?: AbortSignal | undefined;
-  /**
-   * Stops retrying without aborting the attempt in flight: no retry is made after it
-   * aborts, and a wait for one ends with the last attempt's error (shared work that
-   * no call waits for any more; see `SharedWork`).
-   */
-  readonly giveUp?: AbortSignal | undefined;
-  /**
-   * The failure of earlier work this call takes over (shared work given up while it
-   * waited to retry, or before its retry; see `SharedWork`): what is left of the wait
-   * the server demanded after it (a 429's reset, `Retry-After`) is waited out before
-   * the first attempt, as that work's retry would have.
-   */
-  readonly resumeAfter?: unknown;
+  /** How the retries of work shared by calls wait (see `sharedRetry` in shared-work.ts); plain sleeps without. */
+  readonly shared?: SharedRetry | undefined;
   /** A number in [0, 1); `Math.random` unless a test fixes it. */
   readonly random?: () => number;
 }
@@ -42,8 +45,7 @@ const RATE_LIMIT_JITTER_MS = 250;
  *
  * A wait the server asks for that is longer than `maxDelayMs` is not slept: the
  * error (e.g. `RateLimitError`, whose `rateLimit.reset` says when to come back) is
- * thrown at once. Waits end early, with the signal's reason, when `signal` aborts;
- * when `giveUp` aborts, no retry is made and the last attempt's error is thrown.
+ * thrown at once. Waits end early, with the signal's reason, when `signal` aborts.
  *
  * The first attempt is made directly, and p-retry is loaded (a lazy chunk) only when
  * it failed in a way worth retrying: a call that succeeds at once, nearly every
@@ -54,7 +56,7 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
   const { policy, signal } = context;
   checkSignal(signal); // p-retry would throw a raw TypeError on anything else
   if (signal?.aborted) throw signal.reason;
-  if (context.resumeAfter !== undefined) await waitDemandedAfter(context.resumeAfter, context);
+  if (context.shared !== undefined) await context.shared.beforeFirstAttempt(context);
   let firstFailure: unknown;
   try {
     return await attempt();
@@ -69,7 +71,7 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
   );
   // The retry loop's chunk could not load (a browser gone offline, say), or the work was given up while it
   // loaded: the failure stands as the call's error.
-  if (pRetry === undefined || context.giveUp?.aborted) throw firstFailure;
+  if (pRetry === undefined || context.shared?.stopped) throw firstFailure;
   let retryNumber = 1;
   try {
     return await pRetry(attempt, {
@@ -91,70 +93,14 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
  * `maxDelayMs`; else sleeps the wait (bounded by `maxDelayMs`) and answers `true`.
  */
 async function waitBeforeRetry(error: unknown, retryNumber: number, context: RetryContext): Promise<boolean> {
-  const { policy, signal, giveUp, clock } = context;
+  const { policy, clock, signal, shared } = context;
   const wait = retryWait(error, retryNumber, context);
   if (wait === undefined) return false;
   if (wait.mandatedMs > policy.maxDelayMs) throw error;
-  const start = clock.now();
-  // Given up: the last attempt's error stands, with the time the server asked for kept for the work that takes over.
-  const givenUp = () => {
-    if (wait.mandatedMs > 0 && typeof error === 'object' && error !== null) demandedUntil.set(error, start + wait.mandatedMs);
-    return false;
-  };
-  if (giveUp?.aborted) return givenUp();
-  try {
-    await sleepUnlessStopped(Math.min(wait.ms, policy.maxDelayMs), context);
-  } catch (reason) {
-    if (signal?.aborted || !giveUp?.aborted) throw reason;
-    return givenUp();
-  }
+  const bounded = { ms: Math.min(wait.ms, policy.maxDelayMs), mandatedMs: wait.mandatedMs };
+  if (shared !== undefined) return shared.waitToRetry(bounded, error, context);
+  await clock.sleep(bounded.ms, signal);
   return true;
-}
-
-/**
- * Sleeps `ms`, ended by the caller's `signal` or by `giveUp` (rejecting with its
- * reason). A controller of its own joins them rather than `AbortSignal.any`, which
- * ignores a signal-like object from another realm (`checkSignal` accepts one) and
- * leaves an entry on a long-lived signal in Node 20.
- */
-async function sleepUnlessStopped(ms: number, { clock, signal, giveUp }: Pick<RetryContext, 'clock' | 'signal' | 'giveUp'>): Promise<void> {
-  if (giveUp === undefined) return clock.sleep(ms, signal);
-  if (signal?.aborted) throw signal.reason;
-  if (giveUp.aborted) throw giveUp.reason;
-  const either = new AbortController();
-  const stops = [signal, giveUp].map((each) => each && whenAborted(each, () => either.abort(each.reason)));
-  try {
-    await clock.sleep(ms, either.signal);
-  } finally {
-    for (const stop of stops) stop?.();
-  }
-}
-
-/**
- * Until when the server demanded a wait after a failure that was not waited out
- * because its work was given up (epoch ms, by the failure): for the work that takes over.
- */
-const demandedUntil = new WeakMap<object, number>();
-
-/** Whether `failure` came with a wait the server demanded that was given up: work that takes over waits out the rest. */
-export function leftAWait(failure: unknown): boolean {
-  return typeof failure === 'object' && failure !== null && demandedUntil.has(failure);
-}
-
-/**
- * Waits what is left of the wait the server demanded after `failure`, if it was
- * given up (see {@link RetryContext.resumeAfter}); given up again, it rejects with
- * `failure`, which then still holds its wait.
- */
-async function waitDemandedAfter(failure: unknown, context: RetryContext): Promise<void> {
-  const until = typeof failure === 'object' && failure !== null ? demandedUntil.get(failure) : undefined;
-  const ms = until === undefined ? 0 : until - context.clock.now();
-  if (ms <= 0) return;
-  try {
-    await sleepUnlessStopped(ms, context);
-  } catch (reason) {
-    throw context.giveUp?.aborted && !context.signal?.aborted ? failure : reason;
-  }
 }
 
 /**

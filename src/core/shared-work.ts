@@ -1,4 +1,6 @@
 import { withDeadline } from './deadline.js';
+import type { RetryContext, SharedRetry } from './retry.js';
+import { whenAborted } from './signal.js';
 
 /** What shared work is run with. */
 export interface SharedAttempt {
@@ -81,5 +83,74 @@ export class SharedWork<T> {
     };
     waited.then(leave, leave);
     return waited;
+  }
+}
+
+/**
+ * Until when the server demanded a wait after a failure that was not waited out
+ * because its work was given up (epoch ms, by the failure): for the work that takes over.
+ */
+const demandedUntil = new WeakMap<object, number>();
+
+/** Whether `failure` came with a wait the server demanded that was given up: work that takes over waits out the rest. */
+export function leftAWait(failure: unknown): boolean {
+  return typeof failure === 'object' && failure !== null && demandedUntil.has(failure);
+}
+
+/**
+ * The retry loop's waits for one run of shared work: no retry once `giveUp` aborts
+ * (a wait under way ends, and the last attempt's error stands, keeping the time the
+ * server demanded for the work that takes over); before the first attempt, what is
+ * left of the wait demanded after `resumeAfter`.
+ */
+export function sharedRetry({ giveUp, resumeAfter }: SharedAttempt): SharedRetry {
+  return {
+    get stopped() {
+      return giveUp.aborted;
+    },
+    async beforeFirstAttempt(context) {
+      const until = typeof resumeAfter === 'object' && resumeAfter !== null ? demandedUntil.get(resumeAfter) : undefined;
+      const ms = until === undefined ? 0 : until - context.clock.now();
+      if (ms <= 0) return;
+      try {
+        await sleepUnlessStopped(ms, giveUp, context);
+      } catch (reason) {
+        // Given up again: the failure stands, still holding its wait, for whatever takes over next.
+        throw giveUp.aborted && !context.signal?.aborted ? resumeAfter : reason;
+      }
+    },
+    async waitToRetry(wait, error, context) {
+      const start = context.clock.now();
+      const givenUp = () => {
+        if (wait.mandatedMs > 0 && typeof error === 'object' && error !== null) demandedUntil.set(error, start + wait.mandatedMs);
+        return false;
+      };
+      if (giveUp.aborted) return givenUp();
+      try {
+        await sleepUnlessStopped(wait.ms, giveUp, context);
+      } catch (reason) {
+        if (context.signal?.aborted || !giveUp.aborted) throw reason;
+        return givenUp();
+      }
+      return true;
+    },
+  };
+}
+
+/**
+ * Sleeps `ms`, ended by the caller's signal or by `giveUp` (rejecting with its
+ * reason). A controller of its own joins them rather than `AbortSignal.any`, which
+ * ignores a signal-like object from another realm (`checkSignal` accepts one) and
+ * leaves an entry on a long-lived signal in Node 20.
+ */
+async function sleepUnlessStopped(ms: number, giveUp: AbortSignal, { clock, signal }: RetryContext): Promise<void> {
+  if (signal?.aborted) throw signal.reason;
+  if (giveUp.aborted) throw giveUp.reason;
+  const either = new AbortController();
+  const stops = [signal, giveUp].map((each) => each && whenAborted(each, () => either.abort(each.reason)));
+  try {
+    await clock.sleep(ms, either.signal);
+  } finally {
+    for (const stop of stops) stop?.();
   }
 }

@@ -5,7 +5,7 @@ import type { Clock } from './clock.js';
 import type { ClientCredentials } from './credentials.js';
 import { loadOnce } from './load-once.js';
 import type { RequestOptions } from './options.js';
-import type { SharedAttempt } from './shared-work.js';
+import type { SharedRetry } from './retry.js';
 import { type TokenResponse, TokenResponseSchema } from './token-response.js';
 import type { Schema } from './validation.js';
 
@@ -48,7 +48,7 @@ export function postAsClient<T>(
     encoding: 'form' | 'json';
     schema: Schema<T>;
     /** Work shared by calls (see `AuthApiCall.shared`). */
-    shared?: SharedAttempt | undefined;
+    shared?: SharedRetry | undefined;
   },
   options?: RequestOptions,
 ): Promise<T> {
@@ -86,7 +86,7 @@ export function requestToken(
   endpoint: TokenEndpoint,
   grant: Readonly<Record<string, string | undefined>>,
   options?: RequestOptions,
-  shared?: SharedAttempt,
+  shared?: SharedRetry,
 ): Promise<TokenResponse> {
   return postAsClient(endpoint, { path: 'oauth/token', params: grant, encoding: 'form', schema: TokenResponseSchema, shared }, options);
 }

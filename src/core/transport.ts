@@ -23,7 +23,7 @@ import { tellResponse } from './response-hook.js';
 import { isIdempotent, type RetryPolicy, withRetry } from './retry.js';
 import { createScopeCheck, type ScopeCheck } from './scope-check.js';
 import type { TokenProvider } from './token-provider.js';
-import { parseWithCallerSchema, type Schema, validateResponse } from './validation.js';
+import { type Schema, validateResponse } from './validation.js';
 
 /** Query values as the caller gives them; `undefined` entries are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -37,8 +37,12 @@ export interface ApiRequest<T> {
   readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams } | undefined;
   /** The schema of a 2xx body. */
   readonly schema: Schema<T>;
-  /** `schema` is the caller's (`management.request()`): parsed with its own `safeParse`, its output returned. */
-  readonly callerSchema?: boolean | undefined;
+  /**
+   * Checks a 2xx body (scrubbing `secrets` from any error) and returns what to hand
+   * over; default: `schema` through {@link validateResponse}. `management.request()`
+   * gives its own, which parses with a caller's schema.
+   */
+  readonly check?: ((body: unknown, secrets: readonly string[]) => T | Promise<T>) | undefined;
   /** The scope the operation documents, checked against JWT tokens before sending. */
   readonly scope?: ScopeName | undefined;
   readonly options?: RequestOptions | undefined;
@@ -158,7 +162,7 @@ export class Transport {
     const { response, body } = answer;
     if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
     if (!this.#settings.validateResponses) return body as T;
-    return (request.callerSchema ? parseWithCallerSchema : validateResponse)(request.schema, body, [token]);
+    return request.check ? request.check(body, [token]) : validateResponse(request.schema, body, [token]);
   }
 
   /**

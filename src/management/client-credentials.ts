@@ -3,6 +3,7 @@ import { ClientCredentialsTokenProvider } from '../core/client-credentials-token
 import type { ClientCredentials } from '../core/credentials.js';
 import { createHttpClient } from '../core/http.js';
 import type { CommonSettings } from '../core/options.js';
+import { sharedRetry } from '../core/shared-work.js';
 import { createTokenEndpoint, requestToken } from '../core/token-endpoint.js';
 import { memoryTokenCache, type TokenCache, type TokenProvider } from '../core/token-provider.js';
 
@@ -32,7 +33,7 @@ export function createClientCredentialsTokenProvider(grant: ClientCredentialsGra
   const tokenEndpoint = createTokenEndpoint(context, common.origin, credentials, common.clock);
   return new ClientCredentialsTokenProvider({
     fetchToken: async (shared) => {
-      const response = await requestToken(tokenEndpoint, { grant_type: 'client_credentials', audience }, undefined, shared);
+      const response = await requestToken(tokenEndpoint, { grant_type: 'client_credentials', audience }, undefined, sharedRetry(shared));
       return { accessToken: response.access_token, expiresIn: response.expires_in };
     },
     cache: grant.tokenCache ?? memoryTokenCache(common.clock),

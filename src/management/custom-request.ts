@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { parseWithCallerSchema } from '../core/caller-schema.js';
 import type { RequestOptions } from '../core/options.js';
 import type { Query, Transport } from '../core/transport.js';
 import { type Schema, validateParams } from '../core/validation.js';
@@ -138,13 +139,15 @@ const UnknownBodySchema: Schema<unknown> = z.unknown();
  */
 export async function sendCustomRequest<T>(transport: Transport, request: CustomRequest<T>, options?: RequestOptions): Promise<T> {
   const checked = validateParams(CustomRequestSchema, request);
+  const schema = checked.schema as Schema<T> | undefined;
   return transport.request<T>({
     method: checked.method,
     path: checked.path,
     query: checked.query,
     body: checked.body === undefined ? undefined : { json: checked.body },
-    schema: (checked.schema ?? UnknownBodySchema) as Schema<T>,
-    callerSchema: checked.schema !== undefined,
+    schema: schema ?? (UnknownBodySchema as Schema<T>),
+    // A caller's schema parses with its own safeParse, and its output is what the call returns.
+    check: schema && ((body, secrets) => parseWithCallerSchema(schema, body, secrets)),
     options,
   });
 }

@@ -6,6 +6,7 @@
 import { expect, it, vi } from 'vitest';
 import { ServerError } from '../../src/core/errors.js';
 import { withRetry } from '../../src/core/retry.js';
+import { sharedRetry } from '../../src/core/shared-work.js';
 import { createFakeClock } from '../helpers/clock.js';
 
 let loaded!: () => void;
@@ -38,7 +39,7 @@ it('sends no retry when the work was given up while the retry loop loaded', asyn
     policy: { maxRetries: 3, maxDelayMs: 60_000 },
     clock: createFakeClock(0),
     idempotent: true,
-    giveUp: giveUp.signal,
+    shared: sharedRetry({ giveUp: giveUp.signal }),
   });
   await vi.waitFor(() => expect(loaded).toBeTypeOf('function'));
   giveUp.abort(new Error('nobody waits'));

@@ -12,6 +12,7 @@ import {
 } from '../../src/core/errors.js';
 import { parseRateLimit } from '../../src/core/rate-limit.js';
 import { type RetryPolicy, resolveRetryPolicy, retryWait, withRetry } from '../../src/core/retry.js';
+import { sharedRetry } from '../../src/core/shared-work.js';
 import { createFakeClock, type FakeClock } from '../helpers/clock.js';
 
 const NOW = 1_700_000_000_500; // ms: half a second into an epoch second
@@ -60,7 +61,7 @@ function run(
     idempotent: options.idempotent ?? true,
     ...(options.random ? { random: options.random } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.giveUp ? { giveUp: options.giveUp } : {}),
+    ...(options.giveUp ? { shared: sharedRetry({ giveUp: options.giveUp }) } : {}),
   });
 }
 
@@ -274,7 +275,7 @@ describe('withRetry and AbortSignal', () => {
   });
 });
 
-describe('withRetry and giveUp (shared work nobody waits for)', () => {
+describe('withRetry with sharedRetry: shared work that no call waits for any more (giveUp)', () => {
   it('ends a wait when giveUp aborts, with the last attempt’s error, and makes no further attempt', async () => {
     const clock = createFakeClock(NOW, { holdSleeps: true });
     const giveUp = new AbortController();
@@ -351,7 +352,8 @@ describe('withRetry and giveUp (shared work nobody waits for)', () => {
     const { state, attempt } = failingThen();
     const taker = new AbortController();
     const nextSleep = clock.nextSleep();
-    const second = withRetry(attempt, { policy: POLICY, clock, idempotent: true, giveUp: taker.signal, resumeAfter: limited });
+    const shared = sharedRetry({ giveUp: taker.signal, resumeAfter: limited });
+    const second = withRetry(attempt, { policy: POLICY, clock, idempotent: true, shared });
     const waited = await nextSleep;
     expect(waited).toBeGreaterThanOrEqual(19_500); // the reset is 29.5 s after NOW: 19.5 s are left
     expect(waited).toBeLessThanOrEqual(20_000);
