@@ -24,20 +24,24 @@ export function anyText(name: string): UrlParamRule {
   return { accepts: (value) => typeof value === 'string', code: 'invalid_type', message: `${name} must be a string` };
 }
 
+/** Characters a URL parser drops (control characters) or reads as another (`\` as `/`). */
+const PARSER_ALTERED = /[\p{Cc}\\]/u;
+
 /** Schemes a browser runs or reads in place instead of navigating: never where a user is sent. */
 const SCRIPT_OR_LOCAL_SCHEMES: ReadonlySet<string> = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:']);
 
 /**
  * An absolute URL to send the user to (the runtime's URL parser accepts it), not
- * of a script or local scheme (`javascript:`, `data:`…), without leading or
- * trailing whitespace (which a URL parser would strip, so that the URL sent would
- * not be the one registered); with `fragment: false`, without a fragment, as a
- * `redirect_uri` must be (RFC 6749, 3.1.2). Native apps' own schemes
+ * of a script or local scheme (`javascript:`, `data:`…), without what a URL parser
+ * would change (so that the URL sent is the one registered): leading or trailing
+ * whitespace (stripped), a control character (a tab, CR or LF is dropped anywhere)
+ * or a backslash (read as `/` in `https:`); with `fragment: false`, without a
+ * fragment, as a `redirect_uri` must be (RFC 6749, 3.1.2). Native apps' own schemes
  * (`com.example.app:/callback`) pass.
  */
 export function navigationUrl(message: string, { required = false, fragment = true } = {}): UrlParamRule {
   const accepts = (value: unknown) => {
-    if (typeof value !== 'string' || value.trim() !== value || !URL.canParse(value)) return false;
+    if (typeof value !== 'string' || value.trim() !== value || PARSER_ALTERED.test(value) || !URL.canParse(value)) return false;
     if (!fragment && value.includes('#')) return false;
     return !SCRIPT_OR_LOCAL_SCHEMES.has(new URL(value).protocol);
   };
@@ -50,7 +54,7 @@ export function navigationUrl(message: string, { required = false, fragment = tr
  * request's): an absolute {@link navigationUrl} without a fragment. Never altered.
  */
 export const REDIRECT_URI_RULE: UrlParamRule = navigationUrl(
-  'redirect_uri must be an absolute URL without a fragment or surrounding whitespace, not javascript:, data: or file:',
+  'redirect_uri must be an absolute URL without a fragment, surrounding whitespace, control characters or backslashes, not javascript:, data: or file:',
   { required: true, fragment: false },
 );
 

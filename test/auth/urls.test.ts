@@ -80,6 +80,11 @@ describe('authorizeUrl', () => {
     ['an unknown prompt in a list', { redirect_uri, prompt: 'login consnet' }, 'prompt must be'],
     ['a redirect_uri with a trailing newline', { redirect_uri: `${redirect_uri}\n` }, 'surrounding whitespace'],
     ['a redirect_uri with leading whitespace', { redirect_uri: ` ${redirect_uri}` }, 'surrounding whitespace'],
+    // URL parsers drop tabs, CRs and LFs anywhere and read a backslash as "/": the URL sent would not be the one typed.
+    ['a redirect_uri with a tab inside', { redirect_uri: 'https://app.example.com/c\tb' }, 'control characters or backslashes'],
+    ['a redirect_uri with a newline in its host', { redirect_uri: 'https://app.exa\nmple.com/cb' }, 'control characters'],
+    ['a redirect_uri ending in a control character', { redirect_uri: `${redirect_uri}\u0001` }, 'control characters'],
+    ['a redirect_uri with backslashes (read as https://evil.com/cb)', { redirect_uri: 'https:\\\\evil.com\\cb' }, 'backslashes'],
     ['an unknown parameter', { redirect_uri, scopes: 'openid' }, 'unknown key "scopes"'],
     ['a redirect_uri with a fragment', { redirect_uri: `${redirect_uri}#x` }, 'without a fragment'],
     ['a javascript: redirect_uri', { redirect_uri: 'javascript:alert(1)' }, 'not javascript:'],
