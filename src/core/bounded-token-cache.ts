@@ -27,7 +27,8 @@ export function boundedTokenCache(cache: TokenCache, timeoutMs: number): TokenCa
         if (checked !== answer) {
           // A lock granted after its caller gave up on it (the caller fails, and would never release it) goes back at once.
           (checked as Promise<boolean>).catch(() =>
-            (answer as Promise<boolean>).then(
+            // Through Promise.resolve: a thenable whose `then` throws would throw here, unhandled.
+            Promise.resolve(answer).then(
               (granted) => {
                 if (granted) void releaseTokenLock(cache, key);
               },

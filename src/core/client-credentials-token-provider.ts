@@ -1,6 +1,7 @@
 import { boundedTokenCache } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
 import { TokenRequestError } from './errors.js';
+import { isSendableHeaderValue } from './header-values.js';
 import { leftAWait, type SharedAttempt, SharedWork } from './shared-work.js';
 import { HOLDS_LOCK, releaseTokenLock, TOKEN_LOCK_TTL_MS, waitForSharedToken } from './token-lock.js';
 import type { TokenCache, TokenProvider } from './token-provider.js';
@@ -141,9 +142,13 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     return true;
   }
 
-  /** Whether a cache's answer is a token to hand out: a non-empty string not rejected since. */
+  /**
+   * Whether a cache's answer is a token to hand out: a non-empty string that a header
+   * can carry (a cache may hand back what it was given with a newline added, say),
+   * not rejected since. Anything else is a miss: a new token is fetched and stored.
+   */
   #usable(cached: unknown): cached is string {
-    return typeof cached === 'string' && cached !== '' && !this.#rejected.has(cached);
+    return typeof cached === 'string' && cached !== '' && isSendableHeaderValue(cached) && !this.#rejected.has(cached);
   }
 
   /**

@@ -61,7 +61,7 @@ export const MAYBE_SENT: RateLimiterReleaseOptions = Object.freeze({ sent: true 
 export const NOT_SENT: RateLimiterReleaseOptions = Object.freeze({ sent: false });
 
 /** The bound of a wait when the caller gives none: the default `retry.maxDelayMs`. */
-export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = { maxDelayMs: 60_000 };
+export const DEFAULT_WAIT_OPTIONS: RateLimiterWaitOptions = Object.freeze({ maxDelayMs: 60_000 });
 
 /**
  * The known state of one bucket. `resetMs` is the server's reset epoch (never a

@@ -103,7 +103,8 @@ export class Transport {
     this.#settings = settings;
     this.#rateLimiter = settings.rateLimiter ?? memoryRateLimiter(settings.clock);
     this.#rateLimitKey = rateLimitKey(settings.baseUrl);
-    this.#waitOptions = { maxDelayMs: settings.retry.maxDelayMs };
+    // Frozen, as the release options are: a limiter cannot change the bound of the SDK's own wait for it.
+    this.#waitOptions = Object.freeze({ maxDelayMs: settings.retry.maxDelayMs });
     this.#http = createHttpClient({ prefixUrl: settings.baseUrl, fetch: settings.fetch, headers: settings.headers });
   }
 
@@ -121,7 +122,7 @@ export class Transport {
     const idempotent = isIdempotent(request.method);
     const policy = retryPolicyFor(options, retry);
     // The call's own `retry` bounds the rate-limit wait too (`retry: false`: the call never waits).
-    const waitOptions = policy === retry ? this.#waitOptions : { maxDelayMs: policy.maxDelayMs };
+    const waitOptions = policy === retry ? this.#waitOptions : Object.freeze({ maxDelayMs: policy.maxDelayMs });
     // One replay after a 401 per call, not per attempt of the retry loop: each replay costs a token request.
     const call: CallState = { replayed: false };
     return withRetry(() => this.#attempt(request, callerHeaders, waitOptions, call), { policy, clock, idempotent, signal });

@@ -104,8 +104,10 @@ function hasMethods(value: unknown, required: readonly string[], optional: reado
 }
 
 function checkRateLimiter(limiter: RateLimiter | undefined): RateLimiter | undefined {
-  if (limiter !== undefined && !hasMethods(limiter, ['wait', 'update'])) {
-    throw new ConfigurationError('`rateLimiter` must have `wait(key, signal)` and `update(key, rateLimit)` methods');
+  if (limiter !== undefined && !hasMethods(limiter, ['wait', 'update'], ['release'])) {
+    throw new ConfigurationError(
+      '`rateLimiter` must have `wait(key, signal)` and `update(key, rateLimit)` methods, and `release` must be a method when given',
+    );
   }
   return limiter;
 }

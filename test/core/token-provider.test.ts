@@ -239,6 +239,22 @@ describe('ClientCredentialsTokenProvider', () => {
   });
 });
 
+describe('ClientCredentialsTokenProvider with a cache that hands back what a header cannot carry', () => {
+  it('takes it for a miss: a new token is fetched and stored, and the calls go on', async () => {
+    const stored = new Map<string, string>([[KEY, 'token-0\n']]); // a file cache that added a newline, say
+    const fetchToken = issuer(86_400);
+    const tokens = provider(fetchToken, {
+      get: (key) => stored.get(key),
+      set: (key, token) => {
+        stored.set(key, token);
+      },
+    });
+    expect(await tokens.getToken()).toBe('token-1');
+    expect(stored.get(KEY)).toBe('token-1');
+    expect(fetchToken).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('callerTokenProvider', () => {
   it.each([
     ['a string', 'caller-token'],

@@ -41,8 +41,33 @@ describe('ManagementClient pacing (the default in-memory rateLimiter)', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
-  it('rejects a rateLimiter without wait and update', () => {
+  it('rejects a rateLimiter without wait and update, or with a release that is not a method', () => {
     const { management } = pacedSetup({ limit: 3, windowMs: 10_000 });
     expect(() => management({ rateLimiter: { wait: () => {} } } as never)).toThrow(ConfigurationError);
+    for (const release of [true, 'yes', null, {}]) {
+      expect(() => management({ rateLimiter: { wait: () => true, update: () => {}, release } } as never)).toThrow(
+        '`release` must be a method when given',
+      );
+    }
+  });
+
+  it('hands every wait options it cannot change: a limiter that writes to them changes no later call', async () => {
+    const { management } = pacedSetup({ limit: 100, windowMs: 10_000 });
+    const seen: number[] = [];
+    const client = management({
+      rateLimiter: {
+        // A limiter that writes to its options (the SDK's own bound of the wait for it would follow).
+        wait: (_key: string, _signal: AbortSignal | undefined, options: { maxDelayMs: number }) => {
+          seen.push(options.maxDelayMs);
+          Reflect.set(options, 'maxDelayMs', 0);
+          return true;
+        },
+        update: () => {},
+      },
+    } as never);
+    await client.guardian.phone.getMessageTypes();
+    await client.guardian.phone.getMessageTypes();
+    await client.guardian.phone.getMessageTypes({ retry: { maxRetries: 1, maxDelayMs: 5_000 } });
+    expect(seen).toEqual([60_000, 60_000, 5_000]);
   });
 });
