@@ -20,7 +20,14 @@ describe('passwordless', () => {
     expect(await lastJson()).toEqual({ client_id: 'app', connection: 'email', email: 'ada@example.com', send: 'link' });
     expect(requests.at(-1)!.headers.get('content-type')).toContain('application/json');
     await client({ clientSecret: 'shh' }).passwordless.start({ connection: 'sms', phone_number: '+14155550100' });
-    expect(await lastJson()).toEqual({ client_id: 'app', client_secret: 'shh', connection: 'sms', phone_number: '+14155550100' });
+    // The default is sent: without `send`, the platform would send a link, not the code `login` needs.
+    expect(await lastJson()).toEqual({
+      client_id: 'app',
+      client_secret: 'shh',
+      connection: 'sms',
+      phone_number: '+14155550100',
+      send: 'code',
+    });
   });
 
   it('start names the client in the JSON body when its secret goes in a Basic header', async () => {
@@ -29,7 +36,7 @@ describe('passwordless', () => {
       connection: 'email',
       email: 'ada@example.com',
     });
-    expect(await lastJson()).toEqual({ client_id: 'app', connection: 'email', email: 'ada@example.com' });
+    expect(await lastJson()).toEqual({ client_id: 'app', connection: 'email', email: 'ada@example.com', send: 'code' });
     expect(requests.at(-1)!.headers.get('authorization')).toBe(`Basic ${btoa('app:shh')}`);
   });
 
