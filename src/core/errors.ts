@@ -55,9 +55,11 @@ export class IdPlatformError extends Error {
 
   constructor(message?: string, options?: ErrorOptions) {
     super(boundMessage(message ?? ''), options);
+    // The codes of this class and its ancestors that declare one of their own (a subclass of a user's
+    // that declares none inherits its parent's, and must not be recognised as every error of that parent).
     const codes: string[] = [];
     for (let type: unknown = new.target; typeof type === 'function' && 'code' in type; type = Object.getPrototypeOf(type)) {
-      codes.push(String(type.code));
+      if (Object.hasOwn(type, 'code')) codes.push(String(type.code));
     }
     this.code = codes[0] ?? IdPlatformError.code;
     Object.defineProperty(this, BRAND, { value: codes });
@@ -73,20 +75,31 @@ export class IdPlatformError extends Error {
     value: unknown,
   ): value is InstanceType<T> {
     if (typeof value !== 'object' || value === null) return false;
-    const codes: unknown = (value as { [BRAND]?: unknown })[BRAND];
-    // `this` is the class `is` was called on (e.g. `RateLimitError`), so subclasses check their own code.
+    // `this` is the class `is` was called on (e.g. `RateLimitError`), so subclasses check their own code;
+    // a subclass without a code of its own (a user's) has nothing to recognise by, but `instanceof`.
     // biome-ignore lint/complexity/noThisInStatic: dispatch on the calling class is the point
+    if (!Object.hasOwn(this, 'code')) return value instanceof this;
+    const codes: unknown = (value as { [BRAND]?: unknown })[BRAND];
+    // biome-ignore lint/complexity/noThisInStatic: as above
     return Array.isArray(codes) && codes.includes(this.code);
   }
 
-  /** A plain object of the error's public fields, safe to log. */
+  /** A plain object of the error's public fields, safe to log; a `cause` chain is followed 8 errors deep at most (a loop ends there too). */
   toJSON(): Record<string, unknown> {
     const json: Record<string, unknown> = { name: this.name, message: this.message };
     for (const [key, value] of Object.entries(this)) {
       if (key !== 'name' && key !== 'cause') json[key] = value;
     }
-    const cause = describeCause(this.cause, 0);
-    if (cause !== undefined) json.cause = cause;
+    // Depth shared with the causes' own toJSON: SDK errors that are each other's cause end, as other errors do.
+    if (causeDepth < MAX_CAUSE_DEPTH) {
+      causeDepth++;
+      try {
+        const cause = describeCause(this.cause);
+        if (cause !== undefined) json.cause = cause;
+      } finally {
+        causeDepth--;
+      }
+    }
     return json;
   }
 
@@ -385,10 +398,18 @@ export class IdTokenValidationError extends IdPlatformError {
   }
 }
 
+/**
+ * Whether `value` is an error, also one of another realm (a `vm` context, Jest's
+ * test environment), where `instanceof Error` fails.
+ */
+export function isError(value: unknown): value is Error {
+  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+}
+
 /** What `error` says, for a message of ours: its `message`, or the value as text (`String` may throw for an odd value). */
 export function messageOf(error: unknown): string {
   try {
-    return error instanceof Error ? error.message : String(error);
+    return isError(error) ? error.message : String(error);
   } catch {
     return 'an error that cannot be shown as text';
   }
@@ -401,21 +422,30 @@ function boundMessage(message: string): string {
 
 /** How deep `toJSON()` follows a `cause` chain. */
 const MAX_CAUSE_DEPTH = 8;
+/** How deep the `toJSON()` under way is in a `cause` chain. */
+let causeDepth = 0;
 
 /**
  * A cause as plain data: an SDK error's own `toJSON()`; any other error's `name`,
  * `message`, `code` (e.g. `ECONNREFUSED`) and its own cause, down the chain. Nothing
  * else is copied, so never a request, its headers or a socket.
  */
-function describeCause(cause: unknown, depth: number): Record<string, unknown> | undefined {
-  if (depth >= MAX_CAUSE_DEPTH) return undefined;
-  if (cause instanceof IdPlatformError) return cause.toJSON();
-  if (!(cause instanceof Error)) return undefined;
+function describeCause(cause: unknown): Record<string, unknown> | undefined {
+  // One of the SDK's, also of the other build (ESM/CJS) or another realm: its own public fields.
+  if (IdPlatformError.is(cause) && typeof cause.toJSON === 'function') return cause.toJSON();
+  if (!isError(cause)) return undefined;
   const json: Record<string, unknown> = { name: cause.name, message: cause.message };
   const { code } = cause as { code?: unknown };
   if (typeof code === 'string' || typeof code === 'number') json.code = code;
-  const inner = describeCause(cause.cause, depth + 1);
-  if (inner !== undefined) json.cause = inner;
+  if (causeDepth < MAX_CAUSE_DEPTH) {
+    causeDepth++;
+    try {
+      const inner = describeCause(cause.cause);
+      if (inner !== undefined) json.cause = inner;
+    } finally {
+      causeDepth--;
+    }
+  }
   return json;
 }
 
@@ -425,5 +455,5 @@ export function unknownKeysMessage(keys: readonly string[]): string {
 }
 
 function describeIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+  return issues.map((issue) => (issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message)).join('; ');
 }

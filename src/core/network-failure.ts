@@ -1,4 +1,4 @@
-import { messageOf, NetworkError } from './errors.js';
+import { isError, messageOf, NetworkError } from './errors.js';
 import type { FetchLike } from './http.js';
 import { redact } from './redaction.js';
 import { discardBody } from './response-body.js';
@@ -11,7 +11,7 @@ import { discardBody } from './response-body.js';
 export function rootCauseCode(error: unknown): string | undefined {
   let code: string | undefined;
   const seen = new Set<unknown>();
-  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
+  for (let current = error; isError(current) && !seen.has(current); current = current.cause) {
     seen.add(current);
     const own = (current as { code?: unknown }).code;
     if (typeof own === 'string' && own !== '') code = own;
@@ -54,7 +54,7 @@ export function reportingNetworkFailures(fetch: FetchLike | undefined): FetchLik
 function describeFailure(input: Request, error: unknown): string {
   const url = new URL(input.url);
   const code = rootCauseCode(error);
-  const detail = error instanceof Error ? deepestMessage(error) : messageOf(error);
+  const detail = isError(error) ? deepestMessage(error) : messageOf(error);
   const reason = code ? `${code} (${detail})` : detail;
   return `${input.method} ${url.host} ${url.pathname} failed: ${reason}`;
 }
@@ -62,7 +62,7 @@ function describeFailure(input: Request, error: unknown): string {
 function deepestMessage(error: Error): string {
   let message = error.message;
   const seen = new Set<unknown>();
-  for (let current: unknown = error; current instanceof Error && !seen.has(current); current = current.cause) {
+  for (let current: unknown = error; isError(current) && !seen.has(current); current = current.cause) {
     seen.add(current);
     if (current.message) message = current.message;
   }

@@ -111,6 +111,34 @@ describe('toJSON', () => {
     });
   });
 
+  it('ends a cause loop between SDK errors, as it ends one between other errors', () => {
+    const inner = authApiError();
+    const outer = new TokenRequestError(inner);
+    Object.defineProperty(inner, 'cause', { value: outer });
+    const json = outer.toJSON();
+    let depth = 0;
+    for (let link = json.cause as { cause?: unknown } | undefined; link; link = link.cause as { cause?: unknown } | undefined) depth++;
+    expect(depth).toBe(8);
+    expect(() => JSON.stringify(outer)).not.toThrow();
+    expect(() => inspect(outer)).not.toThrow();
+  });
+
+  it('keeps the public fields of a cause from the other build (ESM/CJS) or another realm', async () => {
+    const { runInNewContext } = await import('node:vm');
+    // An AuthApiError of another copy of the SDK: recognised by its brand, shown through its own toJSON.
+    const otherBuild = Object.assign(new Error('access_denied: Unauthorized'), {
+      toJSON: () => ({ name: 'AuthApiError', status: 401, error: 'access_denied' }),
+    });
+    Object.defineProperty(otherBuild, Symbol.for('idplatform.error'), { value: ['auth_api_error', 'http_error', 'idplatform_error'] });
+    expect(new TokenRequestError(otherBuild).toJSON().cause).toEqual({ name: 'AuthApiError', status: 401, error: 'access_denied' });
+    const foreign: unknown = runInNewContext(`Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })`);
+    expect(new NetworkError('GET /x failed', { cause: foreign }).toJSON().cause).toEqual({
+      name: 'Error',
+      message: 'connect ECONNREFUSED',
+      code: 'ECONNREFUSED',
+    });
+  });
+
   it('lists the issues of validation errors', () => {
     const issues = [{ code: 'too_big', path: ['per_page'], message: 'per_page must be between 1 and 100' }];
     expect(new RequestValidationError(issues).toJSON()).toMatchObject({ issues });
@@ -119,6 +147,11 @@ describe('toJSON', () => {
 });
 
 describe('messages', () => {
+  it('RequestValidationError takes an issue whose path holds a symbol (a caller schema may make one)', () => {
+    const error = new RequestValidationError([{ code: 'custom', path: ['a', Symbol('b')], message: 'broken' }]);
+    expect(error.message).toContain('a.Symbol(b): broken');
+  });
+
   it('RequestValidationError names each broken rule with its path', () => {
     const error = new RequestValidationError([
       { code: 'too_big', path: ['per_page'], message: 'per_page must be between 1 and 100' },
@@ -234,6 +267,14 @@ describe('error codes and IdPlatformError.is', () => {
     expect(IdPlatformError.is(new Error('plain'))).toBe(false);
     expect(IdPlatformError.is({ code: 'rate_limited', name: 'RateLimitError' })).toBe(false);
     expect(IdPlatformError.is(null)).toBe(false);
+  });
+
+  it('recognises nothing but its own instances through a user subclass that declares no code of its own', () => {
+    class AppError extends IdPlatformError {}
+    expect(AppError.is(createApiError(details(404)))).toBe(false);
+    expect(AppError.is(new AppError('mine'))).toBe(true);
+    expect(new AppError('mine').code).toBe('idplatform_error');
+    expect(IdPlatformError.is(new AppError('mine'))).toBe(true);
   });
 
   it('recognises an error of another realm (a vm context), where instanceof fails', async () => {

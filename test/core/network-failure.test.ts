@@ -49,6 +49,17 @@ describe('NetworkError from a failing fetch', () => {
     expect(error.message).toBe(`GET tenant.example.com /api/v2/organizations/org_1/invitations failed: ${reason}`);
   });
 
+  it('finds the root cause of an error of another realm (a fetch of Jest’s outer realm, a vm context)', async () => {
+    const { runInNewContext } = await import('node:vm');
+    const foreign = runInNewContext(
+      `new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:443'), { code: 'ECONNREFUSED' }) })`,
+    ) as Error;
+    const error = await networkError(foreign);
+    expect(error.message).toBe(
+      'GET tenant.example.com /api/v2/organizations/org_1/invitations failed: ECONNREFUSED (connect ECONNREFUSED 10.0.0.1:443)',
+    );
+  });
+
   it.each([
     ['an Error', new Error('proxy refused'), 'proxy refused'],
     ['a string', 'proxy refused', 'proxy refused'],
