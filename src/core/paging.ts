@@ -38,6 +38,8 @@ export interface Page<T> {
    * it says so: a page shorter than asked but as long as this is not the last one.
    */
   readonly servedPerPage?: number | undefined;
+  /** The page index the server says it served (in pages of `servedPerPage`, else of the size asked), when it says so. */
+  readonly servedPage?: number | undefined;
 }
 
 /**
@@ -100,7 +102,11 @@ export interface PagedList<T> {
  *
  * A first page longer than asked means the server ignores `per_page` (a proxy, a
  * fixed page size): the iterator goes on with the server's size. A longer page
- * later cannot be placed without loss, so it fails. Any `IdPlatformError` that ends
+ * later cannot be placed without loss, so it fails; so does a page the server says
+ * is another than the one asked (`servedPage`: it ignores `page`), an empty page
+ * before `total`, and a page that would take the records past `total` (checked
+ * before its records are yielded). A short page after a longer one is not taken
+ * for a cap. Any `IdPlatformError` that ends
  * the iteration carries `progress` (records yielded, and the failed request's
  * `page` and `per_page`), so the caller can resume.
  *
@@ -121,6 +127,8 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
   let offset = startOffset;
   let last: T | undefined;
   let serverPageSize: number | undefined;
+  /** The longest page of this iteration so far: a server that served one that long does not cap pages shorter. */
+  let longest = 0;
   while (true) {
     const size =
       serverPageSize !== undefined
@@ -133,7 +141,10 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     if (size === 0) return;
     const page = Math.floor(offset / pageSize);
     const progress = { yielded: offset - startOffset, page: offset / size, per_page: size };
-    const { items, total, servedPerPage } = await withProgress(list.fetchPage(progress.page, size), progress);
+    const { items, total, servedPerPage, servedPage } = await withProgress(list.fetchPage(progress.page, size), progress);
+    // A server that answers another page than the one asked (it ignores `page`) would repeat records, or never end.
+    if (servedPage !== undefined && servedPage !== progress.page)
+      throw withProgressOn(pageMismatchError(servedPage, progress.page), progress);
     if (items.length > size) {
       // The server ignores `per_page`: on the first page, adopt its size; later, records would be skipped.
       if (offset !== 0) throw withProgressOn(longPageError(items.length, size), progress);
@@ -142,15 +153,22 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     // A server that caps the page size serves page `page` of its own size, which starts before
     // `offset` when the iteration resumed (`startPage`) with a larger size: the records before
     // the resume point are passed over, and the next request goes on from the resume point.
-    const cap = servedPageSize(items.length, size, offset, total, servedPerPage);
+    const cap = servedPageSize(items.length, size, offset, total, servedPerPage, longest);
+    longest = Math.max(longest, items.length);
     const servedFrom = cap === undefined ? offset : progress.page * cap;
     const fresh = servedFrom < offset ? items.slice(offset - servedFrom) : items;
+    const reached = Math.max(offset, servedFrom + items.length);
+    // The server counts more records than it serves (an empty page before `total`), or fewer (records past
+    // `total`): records would be lost, or repeated. Checked before the page's records are yielded.
+    if (total !== undefined && ((items.length === 0 && offset < total) || reached > total)) {
+      throw withProgressOn(totalMismatchError(reached, total), progress);
+    }
     for (const item of fresh) yield item;
-    offset = Math.max(offset, servedFrom + items.length);
+    offset = reached;
     last = fresh.at(-1) ?? last;
     let more: boolean;
     if (total !== undefined) {
-      more = offset < total && items.length > 0;
+      more = offset < total;
       // A short page while `total` says more: the server caps the page size. Go on
       // with pages no larger than its cap, on which the records read so far end.
       if (more && items.length < size) perPage = largestDivisor(offset, items.length);
@@ -189,9 +207,11 @@ function servedPageSize(
   offset: number,
   total: number | undefined,
   servedPerPage: number | undefined,
+  longest: number,
 ): number | undefined {
   if (servedPerPage !== undefined && servedPerPage > 0) return servedPerPage < asked ? servedPerPage : undefined;
-  if (total !== undefined && received > 0 && received < asked && received !== total - offset) return received;
+  // Not when an earlier page was longer: that server does not cap at `received` (its `total` is off).
+  if (total !== undefined && longest <= received && received < asked && received !== total - offset) return received;
   return undefined;
 }
 
@@ -209,6 +229,35 @@ function withProgressOn(error: unknown, progress: PagingProgress): unknown {
     Object.defineProperty(error, 'progress', { value: progress, enumerable: true, configurable: true, writable: true });
   }
   return error;
+}
+
+function pageMismatchError(served: number, asked: number): ResponseValidationError {
+  return new ResponseValidationError(
+    [
+      {
+        code: 'custom',
+        path: ['page'],
+        message: `the server answered page ${served} for page ${asked}: it ignores page, so its records cannot be placed`,
+      },
+    ],
+    undefined,
+  );
+}
+
+function totalMismatchError(offset: number, total: number): ResponseValidationError {
+  return new ResponseValidationError(
+    [
+      {
+        code: 'custom',
+        path: ['total'],
+        message:
+          offset > total
+            ? `the server sent ${offset} records of a list it counts ${total} (it ignores page, or the list shrank while it was read): records would repeat`
+            : `the server counts ${total} records but sent none past ${offset} (its count is off, or the list shrank while it was read): records could be lost`,
+      },
+    ],
+    undefined,
+  );
 }
 
 function longPageError(received: number, asked: number): ResponseValidationError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdPlatformError, PagingLimitError } from '../../src/core/errors.js';
+import { IdPlatformError, PagingLimitError, ResponseValidationError } from '../../src/core/errors.js';
 import { isWithinPagingWindow, iteratePages, iterateWindowedList, type Page, type WindowedPageQuery } from '../../src/core/paging.js';
 
 /** A list of `count` numbers served by offset pages, capping each page at `cap`; `calls` records each request. */
@@ -121,6 +121,51 @@ describe('iteratePages', () => {
       expect(seen).toEqual([]);
     },
   );
+
+  it('places a short page after a longer one where it was asked (an overstated total is no cap), and then fails', async () => {
+    // 80 records, a `total` of 200: page 1 is short because the list ends, not because the server caps at 30.
+    const fetchPage = async (page: number, size: number): Promise<Page<number>> => ({
+      items: Array.from({ length: Math.max(0, Math.min(size, 80 - page * size)) }, (_, index) => page * size + index),
+      total: 200,
+    });
+    const { seen, error } = await collect(iteratePages({ perPage: 50, fetchPage }));
+    expect(seen).toEqual(Array.from({ length: 80 }, (_, index) => index)); // each once, in order
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues[0]?.message).toBe(
+      'the server counts 200 records but sent none past 80 (its count is off, or the list shrank while it was read): records could be lost',
+    );
+    expect((error as IdPlatformError).progress).toMatchObject({ yielded: 80 });
+  });
+
+  it('fails on an empty page while `total` says more, instead of ending quietly', async () => {
+    const fetchPage = async (page: number): Promise<Page<number>> => ({
+      items: page === 0 ? Array.from({ length: 50 }, (_, index) => index) : [],
+      total: 150,
+    });
+    const { seen, error } = await collect(iteratePages({ perPage: 50, fetchPage }));
+    expect(seen).toHaveLength(50);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
+  });
+
+  it('fails when a server that ignores `page` says so, or sends more records than its `total`', async () => {
+    const samePage = async (): Promise<Page<number>> => ({
+      items: Array.from({ length: 50 }, (_, index) => index),
+      total: 120,
+      servedPage: 0,
+    });
+    const echoed = await collect(iteratePages({ perPage: 50, fetchPage: samePage }));
+    expect(echoed.seen).toHaveLength(50);
+    expect((echoed.error as ResponseValidationError).issues[0]?.message).toBe(
+      'the server answered page 0 for page 1: it ignores page, so its records cannot be placed',
+    );
+    const silent = async (): Promise<Page<number>> => ({ items: Array.from({ length: 50 }, (_, index) => index), total: 120 });
+    const counted = await collect(iteratePages({ perPage: 50, fetchPage: silent }));
+    expect(counted.seen).toHaveLength(100); // the third page would pass the count: none of it is yielded
+    expect((counted.error as ResponseValidationError).issues[0]?.message).toBe(
+      'the server sent 150 records of a list it counts 120 (it ignores page, or the list shrank while it was read): records would repeat',
+    );
+  });
 
   it('is lazy: a page is fetched only when its first record is asked for', async () => {
     const { calls, fetchPage } = list(1000);

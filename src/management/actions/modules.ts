@@ -135,7 +135,11 @@ export class ActionModules {
    */
   async listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
     const id = validateParams(ActionModuleIdSchema, moduleId);
-    const query = validateParams(ListModuleActionsParamsSchema, params);
+    return this.#page(id, validateParams(ListModuleActionsParamsSchema, params), options);
+  }
+
+  /** One page, its parameters checked by the caller (the iterator asks for the page size a server serves, even over 100). */
+  #page(id: string, query: ListModuleActionsParams, options: RequestOptions | undefined): Promise<ActionModuleUsagePage> {
     return this.#transport.request({
       method: 'GET',
       path: encodePath`actions/modules/${id}/actions`,
@@ -164,8 +168,10 @@ export class ActionModules {
       onPage,
       fetchPage: async (page, size) => {
         // The answer's `per_page` is the page size the server used: a server that caps it is placed right.
-        const { actions, total, per_page: servedPerPage } = await this.listActions(id, { page, per_page: size }, options);
-        return { items: actions, total, servedPerPage };
+        // Its `page` says which page it served: a server that ignores `page` is caught, not read as new records.
+        const answer = await this.#page(id, { page, per_page: size }, options);
+        const { actions, total, per_page: servedPerPage } = answer;
+        return { items: actions, total, servedPerPage, servedPage: answer.page };
       },
     });
   }

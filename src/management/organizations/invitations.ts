@@ -321,7 +321,11 @@ export class OrganizationInvitations {
       scope: SCOPE,
       options,
     });
-    return Array.isArray(answer) ? { items: answer } : { items: answer.invitations, servedPerPage: answer.limit };
+    if (Array.isArray(answer)) return { items: answer };
+    // `start` is the offset of the page served: in pages of the size served (`limit`), the page index it answered.
+    const servedSize = answer.limit || query.per_page;
+    const servedPage = answer.start === undefined ? undefined : answer.start / servedSize;
+    return { items: answer.invitations, servedPerPage: answer.limit, servedPage };
   }
 }
 

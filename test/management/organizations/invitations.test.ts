@@ -216,6 +216,16 @@ describe('organizations.invitations.iterate', () => {
     }
   }
 
+  it('fails, with progress, when the server answers another page than the one asked (its `start` says so)', async () => {
+    const all = Array.from({ length: 50 }, (_, index) => invitation(index));
+    server.use(http.get(`${API}/organizations/:id/invitations`, () => HttpResponse.json({ start: 0, limit: 50, invitations: all })));
+    const { seen, error } = await collect(client().organizations.invitations.iterate('org_1', { per_page: 50, onLimit: 'stop' }));
+    expect(seen.map((record) => record.id)).toEqual(all.map((record) => record.id));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
+    expect(requests).toHaveLength(2);
+  });
+
   it('yields the first 1000 of 2,345 records, then throws PagingLimitError', async () => {
     serveInvitations(2345);
     const { seen, error } = await collect(client().organizations.invitations.iterate('org_1'));
