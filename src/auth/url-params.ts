@@ -24,7 +24,7 @@ export function anyText(name: string): UrlParamRule {
   return { accepts: (value) => typeof value === 'string', code: 'invalid_type', message: `${name} must be a string` };
 }
 
-/** Characters a URL parser drops (control characters) or reads as another (`\` as `/`). */
+/** Characters a URL parser drops (a tab, CR or LF), encodes (other control characters) or reads as another (`\` as `/`). */
 const PARSER_ALTERED = /[\p{Cc}\\]/u;
 
 /** Schemes a browser runs or reads in place instead of navigating: never where a user is sent. */
@@ -34,8 +34,8 @@ const SCRIPT_OR_LOCAL_SCHEMES: ReadonlySet<string> = new Set(['javascript:', 'vb
  * An absolute URL to send the user to (the runtime's URL parser accepts it), not
  * of a script or local scheme (`javascript:`, `data:`…), without what a URL parser
  * would change (so that the URL sent is the one registered): leading or trailing
- * whitespace (stripped), a control character (a tab, CR or LF is dropped anywhere)
- * or a backslash (read as `/` in `https:`); with `fragment: false`, without a
+ * whitespace (stripped), a control character (a tab, CR or LF is dropped anywhere,
+ * others are encoded) or a backslash (read as `/` in `https:`); with `fragment: false`, without a
  * fragment, as a `redirect_uri` must be (RFC 6749, 3.1.2). Native apps' own schemes
  * (`com.example.app:/callback`) pass.
  */

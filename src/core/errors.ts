@@ -409,7 +409,7 @@ export function isError(value: unknown): value is Error {
 /** What `error` says, for a message of ours: its `message`, or the value as text (`String` may throw for an odd value). */
 export function messageOf(error: unknown): string {
   try {
-    return isError(error) ? error.message : String(error);
+    return isError(error) && typeof error.message === 'string' ? error.message : String(error);
   } catch {
     return 'an error that cannot be shown as text';
   }

@@ -104,8 +104,8 @@ export interface PagedList<T> {
  * fixed page size): the iterator goes on with the server's size. A longer page
  * later cannot be placed without loss, so it fails; so does a page the server says
  * is another than the one asked (`servedPage`: it ignores `page`), an empty page
- * before `total`, and a page that would take the records past `total` (checked
- * before its records are yielded). A short page after a longer one is not taken
+ * before `total`, and a page whose records reach past `total` (checked before its
+ * records are yielded). A short page after a longer one is not taken
  * for a cap. Any `IdPlatformError` that ends
  * the iteration carries `progress` (records yielded, and the failed request's
  * `page` and `per_page`), so the caller can resume.
@@ -157,14 +157,15 @@ export async function* iteratePages<T>(list: PagedList<T>): AsyncGenerator<T, vo
     longest = Math.max(longest, items.length);
     const servedFrom = cap === undefined ? offset : progress.page * cap;
     const fresh = servedFrom < offset ? items.slice(offset - servedFrom) : items;
-    const reached = Math.max(offset, servedFrom + items.length);
-    // The server counts more records than it serves (an empty page before `total`), or fewer (records past
-    // `total`): records would be lost, or repeated. Checked before the page's records are yielded.
-    if (total !== undefined && ((items.length === 0 && offset < total) || reached > total)) {
-      throw withProgressOn(totalMismatchError(reached, total), progress);
+    // The server counts more records than it serves (an empty page before `total`), or fewer (records it
+    // served past `total`): records would be lost, or repeated. Checked before the page's records are yielded.
+    // (A resume past the end, or a list that shrank, gets an empty page after `total`: it ends quietly.)
+    const servedTo = servedFrom + items.length;
+    if (total !== undefined && (items.length === 0 ? offset < total : servedTo > total)) {
+      throw withProgressOn(totalMismatchError(items.length === 0 ? offset : servedTo, total), progress);
     }
     for (const item of fresh) yield item;
-    offset = reached;
+    offset = Math.max(offset, servedTo);
     last = fresh.at(-1) ?? last;
     let more: boolean;
     if (total !== undefined) {

@@ -147,6 +147,11 @@ describe('toJSON', () => {
 });
 
 describe('messages', () => {
+  it('reads as text a cause that only poses as an error (its toStringTag says Error, it has no message)', () => {
+    const posing = { [Symbol.toStringTag]: 'Error' };
+    expect(new TokenRequestError(posing).message).toBe('Could not obtain a Management API access token: [object Error]');
+  });
+
   it('RequestValidationError takes an issue whose path holds a symbol (a caller schema may make one)', () => {
     const error = new RequestValidationError([{ code: 'custom', path: ['a', Symbol('b')], message: 'broken' }]);
     expect(error.message).toContain('a.Symbol(b): broken');

@@ -137,6 +137,25 @@ describe('iteratePages', () => {
     expect((error as IdPlatformError).progress).toMatchObject({ yielded: 80 });
   });
 
+  it('ends quietly when it resumes past the end, or the list shrank below where it got (an empty page after `total`)', async () => {
+    const { calls, fetchPage } = list(180);
+    const resumed = await collect(iteratePages({ perPage: 100, startPage: 2, fetchPage }));
+    expect(resumed).toEqual({ seen: [], error: undefined });
+    expect(calls).toEqual([[2, 100]]);
+    // Records deleted while the list was read: the next page is empty and `total` below the records read.
+    const shrinking = async (page: number): Promise<Page<number>> =>
+      page === 0 ? { items: Array.from({ length: 50 }, (_, index) => index), total: 100 } : { items: [], total: 40 };
+    expect(await collect(iteratePages({ perPage: 50, fetchPage: shrinking }))).toMatchObject({ error: undefined });
+  });
+
+  it('resumes past the end of a capping server that says its size: nothing before the resume point counts as past `total`', async () => {
+    const { fetchPage } = list(120, { cap: 50, saysPageSize: true });
+    expect(await collect(iteratePages({ perPage: 100, startPage: 1, fetchPage }))).toEqual({
+      seen: Array.from({ length: 20 }, (_, index) => 100 + index),
+      error: undefined,
+    });
+  });
+
   it('fails on an empty page while `total` says more, instead of ending quietly', async () => {
     const fetchPage = async (page: number): Promise<Page<number>> => ({
       items: page === 0 ? Array.from({ length: 50 }, (_, index) => index) : [],
