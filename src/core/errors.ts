@@ -91,15 +91,8 @@ export class IdPlatformError extends Error {
       if (key !== 'name' && key !== 'cause') json[key] = value;
     }
     // Depth shared with the causes' own toJSON: SDK errors that are each other's cause end, as other errors do.
-    if (causeDepth < MAX_CAUSE_DEPTH) {
-      causeDepth++;
-      try {
-        const cause = describeCause(this.cause);
-        if (cause !== undefined) json.cause = cause;
-      } finally {
-        causeDepth--;
-      }
-    }
+    const cause = oneLevelDeeper(() => describeCause(this.cause));
+    if (cause !== undefined) json.cause = cause;
     return json;
   }
 
@@ -437,16 +430,20 @@ function describeCause(cause: unknown): Record<string, unknown> | undefined {
   const json: Record<string, unknown> = { name: cause.name, message: cause.message };
   const { code } = cause as { code?: unknown };
   if (typeof code === 'string' || typeof code === 'number') json.code = code;
-  if (causeDepth < MAX_CAUSE_DEPTH) {
-    causeDepth++;
-    try {
-      const inner = describeCause(cause.cause);
-      if (inner !== undefined) json.cause = inner;
-    } finally {
-      causeDepth--;
-    }
-  }
+  const inner = oneLevelDeeper(() => describeCause(cause.cause));
+  if (inner !== undefined) json.cause = inner;
   return json;
+}
+
+/** What `describe` answers one level deeper in a `cause` chain; `undefined` past {@link MAX_CAUSE_DEPTH}. */
+function oneLevelDeeper<T>(describe: () => T): T | undefined {
+  if (causeDepth >= MAX_CAUSE_DEPTH) return undefined;
+  causeDepth++;
+  try {
+    return describe();
+  } finally {
+    causeDepth--;
+  }
 }
 
 /** The message of an `unrecognized_keys` issue: `unknown key "x"`, `unknown keys "x", "y"`. */
