@@ -6,6 +6,7 @@ import {
 import type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js';
 import type { TokenEndpointAuthMethod } from './client-authentication/types.js';
 import { ConfigurationError } from './errors.js';
+import { isSendableHeaderValue } from './header-values.js';
 import type { FetchLike } from './http.js';
 import { isBrowser } from './options.js';
 import { ownProperties } from './own-properties.js';
@@ -189,5 +190,7 @@ function checkMtls(mtls: unknown): MtlsOptions {
 function isEdgeHeaders(value: unknown): value is MtlsEdgeHeaders {
   if (typeof value !== 'object' || value === null) return false;
   const { cnameApiKey, clientCertificate, clientCertificateCaVerified } = value as Record<string, unknown>;
-  return [cnameApiKey, clientCertificate, clientCertificateCaVerified].every((part) => typeof part === 'string' && part !== '');
+  // The certificate is sent URL-encoded; the other two as they are, so a header must be able to carry them.
+  const asSent = (part: unknown) => typeof part === 'string' && part !== '' && isSendableHeaderValue(part);
+  return typeof clientCertificate === 'string' && clientCertificate !== '' && asSent(cnameApiKey) && asSent(clientCertificateCaVerified);
 }

@@ -119,6 +119,19 @@ describe('privateKeyJwt', () => {
     expect((await verify(assertion, publicKey)).sub).toBe(CLIENT_ID);
   });
 
+  it('names a JWK’s kid in the assertion header (the key among those the client registered), and no kid without one', async () => {
+    const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+    const jwk = await exportJWK(privateKey);
+    const named = await assertionsOf({ ...jwk, kid: 'key-2024' });
+    expect(decodeProtectedHeader(named.requests[0]?.body.get('client_assertion') ?? '')).toEqual({
+      alg: 'RS256',
+      typ: 'JWT',
+      kid: 'key-2024',
+    });
+    const unnamed = await assertionsOf(jwk);
+    expect(decodeProtectedHeader(unnamed.requests[0]?.body.get('client_assertion') ?? '')).toEqual({ alg: 'RS256', typ: 'JWT' });
+  });
+
   it('rejects an assertion checked against another key', async () => {
     const signer = await generateKeyPair('RS256');
     const other = await generateKeyPair('RS256');

@@ -18,6 +18,18 @@ describe('resolveCredentials', () => {
     expect(resolveCredentials({ clientId: 'c' }, ['none']).method).toBe('none');
   });
 
+  it.each([
+    ['a cnameApiKey with a trailing newline (read from a file)', { cnameApiKey: 'edge-key\n' }],
+    ['a cnameApiKey with an inner CRLF', { cnameApiKey: 'edge\r\nX-Injected: 1' }],
+    ['a clientCertificateCaVerified with a newline', { clientCertificateCaVerified: 'SUCCESS\nx' }],
+    ['a cnameApiKey above U+00FF', { cnameApiKey: 'clé-€' }],
+  ])('refuses mTLS edge headers with %s in the constructor: a header could not carry it', (_, bad) => {
+    const mtls = {
+      edgeHeaders: { ...edgeHeaders, clientCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', ...bad },
+    };
+    expect(() => new AuthenticationClient({ domain, clientId: 'c', mtls })).toThrow(ConfigurationError);
+  });
+
   describe.each([
     ['a page (document)', 'document', {}],
     ['a Web Worker (importScripts)', 'importScripts', () => {}],

@@ -9,7 +9,8 @@ const ASSERTION_LIFETIME_SECONDS = 60;
  * `private_key_jwt`: a JWT signed with the client's key, sent as `client_assertion`
  * with `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer`.
  * Claims: `iss` = `sub` = client id, `aud` = the tenant's issuer `https://{domain}/`,
- * `iat`, `exp` 60 s later and a random `jti`, so every attempt sends a new assertion.
+ * `iat`, `exp` 60 s later and a random `jti`, so every attempt sends a new assertion;
+ * the header names the key's `kid` when the key is a JWK with one.
  * A key that cannot sign `alg` assertions (a public key, a key of another
  * algorithm) fails with `ConfigurationError`, when it is imported or, for what
  * only jose finds, when it signs. Kept in its own module so browser bundles that
@@ -22,6 +23,8 @@ export function privateKeyJwt(
   now: () => number = Date.now,
 ): ClientAuthentication {
   let key: Promise<CryptoKey | Uint8Array> | undefined;
+  // A JWK's `kid` names the key among those the client registered (key rotation): sent in the header.
+  const kid = typeof signingKey === 'object' && !isCryptoKey(signingKey) && typeof signingKey.kid === 'string' ? signingKey.kid : undefined;
   return {
     method: 'private_key_jwt',
     apply: async ({ body }, issuer) => {
@@ -32,7 +35,7 @@ export function privateKeyJwt(
       });
       const issuedAt = Math.floor(now() / 1000);
       const jwt = new SignJWT({})
-        .setProtectedHeader({ alg, typ: 'JWT' })
+        .setProtectedHeader(kid === undefined ? { alg, typ: 'JWT' } : { alg, typ: 'JWT', kid })
         .setIssuer(clientId)
         .setSubject(clientId)
         .setAudience(issuer)
