@@ -21,14 +21,16 @@ export function resolveEndpoint(options: { domain?: unknown; baseUrl?: unknown }
   if (baseUrl !== undefined) {
     if (typeof baseUrl !== 'string') throw new ConfigurationError('`baseUrl` must be a string');
     const url = parseUrl(baseUrl, 'baseUrl');
-    if (url.search || url.hash) throw new ConfigurationError('`baseUrl` must not contain a query or a fragment');
-    return { baseUrl: url.href.replace(/\/+$/, ''), origin: url.origin };
+    // `href` keeps an empty `?` or `#` that `search` and `hash` do not show: the paths would land after it.
+    if (/[?#]/.test(url.href)) throw new ConfigurationError('`baseUrl` must not contain a query or a fragment');
+    const base = withoutRootDot(url);
+    return { baseUrl: base.href.replace(/\/+$/, ''), origin: base.origin };
   }
   if (typeof domain !== 'string' || domain.trim() === '') {
     throw new ConfigurationError('`domain` (the tenant host name) or `baseUrl` is required');
   }
   const url = parseUrl(/^[a-z][a-z0-9+.-]*:\/\//i.test(domain) ? domain : `https://${domain}`, 'domain');
-  if (url.pathname !== '/' || url.search || url.hash) {
+  if (url.pathname !== '/' || /[?#]/.test(url.href)) {
     throw new ConfigurationError('`domain` must be a host name such as "acme.example.com", without a path');
   }
   if (url.protocol === 'https:' && isLoopback(url.hostname) && !/^https:/i.test(domain)) {
@@ -36,7 +38,20 @@ export function resolveEndpoint(options: { domain?: unknown; baseUrl?: unknown }
       `\`domain\` "${domain}" is a loopback host, which the SDK would reach over https; for a local server or the emulator pass \`baseUrl: 'http://${url.host}${apiPath}'\` instead`,
     );
   }
-  return { baseUrl: `${url.origin}${apiPath}`, origin: url.origin };
+  const { origin } = withoutRootDot(url);
+  return { baseUrl: `${origin}${apiPath}`, origin };
+}
+
+/**
+ * `url` without the root dot a fully qualified host name may end in
+ * (`acme.example.com.`): the tenant knows its name without it, and the token's
+ * audience, built from the origin, must be the one the tenant registered.
+ */
+function withoutRootDot(url: URL): URL {
+  if (!url.hostname.endsWith('.') || url.hostname.endsWith('..')) return url;
+  const plain = new URL(url.href);
+  plain.hostname = url.hostname.slice(0, -1);
+  return plain;
 }
 
 function parseUrl(value: string, option: string): URL {

@@ -17,8 +17,12 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function checkedHeaders(headers: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
   const checked: Record<string, string> = {};
   if (headers === undefined) return checked;
-  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
-    throw new RequestValidationError([{ code: 'invalid_type', path: ['headers'], message: 'headers must be an object of strings' }]);
+  // A plain object only: a `Headers` or `Map` has no own entries, and every header in it would be dropped unsaid.
+  const prototype = typeof headers === 'object' && headers !== null ? Object.getPrototypeOf(headers) : undefined;
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new RequestValidationError([
+      { code: 'invalid_type', path: ['headers'], message: 'headers must be a plain object of strings (not a Headers, a Map or an array)' },
+    ]);
   }
   const entries = Object.entries(headers);
   if (entries.length > MAX_HEADERS) {

@@ -55,6 +55,9 @@ export function createHttpClient(options: {
   });
 }
 
+/** The type of a form body, as `fetch` labels a `URLSearchParams` body. */
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
+
 /** A response with its body read: parsed JSON when it is JSON, else the text (`undefined` when empty). */
 export interface Exchange {
   readonly response: Response;
@@ -97,6 +100,8 @@ export async function exchange(http: KyInstance, request: HttpRequest): Promise<
       const options: Options = { method, timeout: timeoutMs };
       if (headers !== undefined) options.headers = headers;
       if (body !== undefined) {
+        // The body's own type, whatever `Content-Type` the caller's headers (the client's or the call's) name.
+        options.headers = { ...headers, 'content-type': 'json' in body ? 'application/json' : FORM_CONTENT_TYPE };
         if ('json' in body) options.json = body.json;
         else options.body = body.form;
       }

@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js';
 import { withDeadline } from './deadline.js';
 import { TokenRequestError } from './errors.js';
+import { isSendableHeaderValue } from './header-values.js';
 import { loadOnce } from './load-once.js';
 import { untilAborted } from './signal.js';
 
@@ -75,6 +76,12 @@ export function callerTokenProvider(source: TokenSource): TokenProvider {
       // Rejects with the function's TokenRequestError, the signal's reason, or the deadline's TimeoutError.
       const token: unknown = await withDeadline(pending, signal, timeoutMs, `The \`token\` function did not return within ${timeoutMs} ms`);
       if (typeof token !== 'string' || token === '') throw new TokenRequestError(new TypeError('The `token` function returned no token'));
+      // Checked here, not as a header the caller never passed: a token read from a file may end in a newline.
+      if (!isSendableHeaderValue(token)) {
+        throw new TokenRequestError(
+          new TypeError('The `token` function returned a token an Authorization header cannot carry (a newline?)'),
+        );
+      }
       return token;
     },
     reject: () => false,

@@ -15,16 +15,27 @@ describe('resolveEndpoint with `domain`', () => {
     },
   );
 
+  it('drops the root dot of a fully qualified name (the tenant and its audience know it without)', () => {
+    expect(resolveEndpoint({ domain: 'acme.example.com.' }, API_PATH)).toEqual({
+      baseUrl: 'https://acme.example.com/api/v2',
+      origin: 'https://acme.example.com',
+    });
+    expect(resolveEndpoint({ baseUrl: 'https://acme.example.com./api/v2' }, API_PATH).origin).toBe('https://acme.example.com');
+  });
+
   it('keeps a port', () => {
     expect(resolveEndpoint({ domain: 'acme.example.com:8443' }, API_PATH).baseUrl).toBe('https://acme.example.com:8443/api/v2');
   });
 
-  it.each(['acme.example.com/api', 'https://acme.example.com/tenant', 'acme.example.com?x=1', 'acme.example.com#frag'])(
-    'refuses %j, which is more than a host',
-    (domain) => {
-      expect(() => resolveEndpoint({ domain }, API_PATH)).toThrow(ConfigurationError);
-    },
-  );
+  it.each([
+    'acme.example.com/api',
+    'https://acme.example.com/tenant',
+    'acme.example.com?x=1',
+    'acme.example.com#frag',
+    'acme.example.com?',
+  ])('refuses %j, which is more than a host', (domain) => {
+    expect(() => resolveEndpoint({ domain }, API_PATH)).toThrow(ConfigurationError);
+  });
 
   it.each(['', '   '])('refuses the empty domain %j', (domain) => {
     expect(() => resolveEndpoint({ domain }, API_PATH)).toThrow(/required/);
@@ -42,6 +53,13 @@ describe('resolveEndpoint with `domain`', () => {
 });
 
 describe('resolveEndpoint with `baseUrl`', () => {
+  it.each(['https://acme.example.com/api/v2?', 'https://acme.example.com/api/v2#', 'https://acme.example.com/api/v2?x=1'])(
+    'refuses %j: a query or fragment, even an empty one, would come before every path',
+    (baseUrl) => {
+      expect(() => resolveEndpoint({ baseUrl }, API_PATH)).toThrow('must not contain a query or a fragment');
+    },
+  );
+
   it('keeps the path, drops trailing slashes and takes the origin for the token endpoint', () => {
     expect(resolveEndpoint({ baseUrl: 'https://proxy.example.com/idp/api/v2//' }, API_PATH)).toEqual({
       baseUrl: 'https://proxy.example.com/idp/api/v2',

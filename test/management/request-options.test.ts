@@ -61,3 +61,28 @@ describe('RequestOptions.retry on the Management client', () => {
     expect(requests).toHaveLength(0);
   });
 });
+
+describe('RequestOptions.headers and the client `headers`', () => {
+  it('cannot relabel the body the SDK sends: its Content-Type follows the body (JSON or form)', async () => {
+    requests.length = 0;
+    server.use(
+      http.put(`${API}/guardian/factors/phone/message-types`, async ({ request }) =>
+        HttpResponse.json({ message_types: request.headers.get('content-type')?.startsWith('application/json') ? ['sms'] : ['voice'] }),
+      ),
+    );
+    const management = new ManagementClient({ domain: DOMAIN, token: 'tok', headers: { 'Content-Type': 'application/json' } });
+    await management.guardian.phone.setMessageTypes({ message_types: ['sms'] }, { encoding: 'form' });
+    await management.guardian.phone.setMessageTypes({ message_types: ['sms'] }, { headers: { 'content-type': 'text/plain' } });
+    const sent = apiRequests().map((request) => request.headers.get('content-type'));
+    expect(sent).toEqual(['application/x-www-form-urlencoded;charset=UTF-8', 'application/json']);
+  });
+
+  it.each([
+    ['a Headers', new Headers({ 'x-trace': '1' })],
+    ['a Map', new Map([['x-trace', '1']])],
+  ])('refuses %s, whose headers would be dropped unsaid (plain JavaScript)', async (_, headers) => {
+    expect(() => new ManagementClient({ domain: DOMAIN, token: 'tok', headers: headers as never })).toThrow(ConfigurationError);
+    const management = new ManagementClient({ domain: DOMAIN, token: 'tok' });
+    await expect(management.guardian.phone.getMessageTypes({ headers: headers as never })).rejects.toThrow(RequestValidationError);
+  });
+});
