@@ -17,9 +17,9 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export function checkedHeaders(headers: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
   const checked: Record<string, string> = {};
   if (headers === undefined) return checked;
-  // A plain object only: a `Headers` or `Map` has no own entries, and every header in it would be dropped unsaid.
-  const prototype = typeof headers === 'object' && headers !== null ? Object.getPrototypeOf(headers) : undefined;
-  if (prototype !== Object.prototype && prototype !== null) {
+  // An object of names and values, of any realm; not an iterable (`Headers`, `Map`, an array), whose entries are no own
+  // members: every header in it would be dropped unsaid.
+  if (typeof headers !== 'object' || headers === null || Symbol.iterator in headers) {
     throw new RequestValidationError([
       { code: 'invalid_type', path: ['headers'], message: 'headers must be a plain object of strings (not a Headers, a Map or an array)' },
     ]);

@@ -77,6 +77,12 @@ describe('RequestOptions.headers and the client `headers`', () => {
     expect(sent).toEqual(['application/x-www-form-urlencoded;charset=UTF-8', 'application/json']);
   });
 
+  it('takes a plain object of another realm (a vm context, as a test runner may make one)', async () => {
+    const { runInNewContext } = await import('node:vm');
+    const headers = runInNewContext(`({ 'x-trace': '1' })`) as Record<string, string>;
+    expect(() => new ManagementClient({ domain: DOMAIN, token: 'tok', headers })).not.toThrow();
+  });
+
   it.each([
     ['a Headers', new Headers({ 'x-trace': '1' })],
     ['a Map', new Map([['x-trace', '1']])],
