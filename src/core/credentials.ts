@@ -178,6 +178,14 @@ function checkMtls(mtls: unknown): MtlsOptions {
   };
   if (typeof fetch === 'function' && edgeHeaders === undefined) return { fetch: fetch as FetchLike };
   if (fetch === undefined && isEdgeHeaders(edgeHeaders)) {
+    // Sent as they are, unlike the certificate (URL-encoded): a header must be able to carry them. Named, never quoted.
+    for (const name of ['cnameApiKey', 'clientCertificateCaVerified'] as const) {
+      if (!isSendableHeaderValue(edgeHeaders[name])) {
+        throw new ConfigurationError(
+          `\`mtls.edgeHeaders.${name}\` holds a character a header cannot carry (a newline, say, read from a file, or one above U+00FF)`,
+        );
+      }
+    }
     // A frozen copy of the checked strings: what is sent (and kept out of errors) never changes after the check.
     const { cnameApiKey, clientCertificate, clientCertificateCaVerified } = edgeHeaders;
     return { edgeHeaders: Object.freeze({ cnameApiKey, clientCertificate, clientCertificateCaVerified }) };
@@ -190,7 +198,5 @@ function checkMtls(mtls: unknown): MtlsOptions {
 function isEdgeHeaders(value: unknown): value is MtlsEdgeHeaders {
   if (typeof value !== 'object' || value === null) return false;
   const { cnameApiKey, clientCertificate, clientCertificateCaVerified } = value as Record<string, unknown>;
-  // The certificate is sent URL-encoded; the other two as they are, so a header must be able to carry them.
-  const asSent = (part: unknown) => typeof part === 'string' && part !== '' && isSendableHeaderValue(part);
-  return typeof clientCertificate === 'string' && clientCertificate !== '' && asSent(cnameApiKey) && asSent(clientCertificateCaVerified);
+  return [cnameApiKey, clientCertificate, clientCertificateCaVerified].every((part) => typeof part === 'string' && part !== '');
 }

@@ -21,6 +21,7 @@ describe('resolveEndpoint with `domain`', () => {
       origin: 'https://acme.example.com',
     });
     expect(resolveEndpoint({ baseUrl: 'https://acme.example.com./api/v2' }, API_PATH).origin).toBe('https://acme.example.com');
+    expect(() => resolveEndpoint({ domain: 'localhost.' }, API_PATH)).toThrow('is a loopback host');
   });
 
   it('keeps a port', () => {

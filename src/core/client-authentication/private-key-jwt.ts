@@ -24,7 +24,7 @@ export function privateKeyJwt(
 ): ClientAuthentication {
   let key: Promise<CryptoKey | Uint8Array> | undefined;
   // A JWK's `kid` names the key among those the client registered (key rotation): sent in the header.
-  const kid = typeof signingKey === 'object' && !isCryptoKey(signingKey) && typeof signingKey.kid === 'string' ? signingKey.kid : undefined;
+  const kid = typeof signingKey === 'object' && !isCryptoKey(signingKey) && signingKey.kid ? signingKey.kid : undefined;
   return {
     method: 'private_key_jwt',
     apply: async ({ body }, issuer) => {
