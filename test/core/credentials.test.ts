@@ -28,7 +28,9 @@ describe('resolveCredentials', () => {
       edgeHeaders: { ...edgeHeaders, clientCertificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n', ...bad },
     };
     expect(() => new AuthenticationClient({ domain, clientId: 'c', mtls })).toThrow(ConfigurationError);
-    expect(() => new AuthenticationClient({ domain, clientId: 'c', mtls })).toThrow(/`mtls\.edgeHeaders\.\w+` holds a character a header cannot carry/);
+    expect(() => new AuthenticationClient({ domain, clientId: 'c', mtls })).toThrow(
+      /`mtls\.edgeHeaders\.\w+` holds a character a header cannot carry/,
+    );
   });
 
   describe.each([
