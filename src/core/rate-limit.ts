@@ -13,17 +13,21 @@ export interface RateLimit {
  * when any of the three is missing or not a number, rather than a half-filled value.
  */
 export function parseRateLimit(headers: Headers): RateLimit | undefined {
-  const limit = toNumber(headers.get('x-ratelimit-limit'));
-  const remaining = toNumber(headers.get('x-ratelimit-remaining'));
+  const limit = headerInteger(headers.get('x-ratelimit-limit'));
+  const remaining = headerInteger(headers.get('x-ratelimit-remaining'));
   const reset = toResetDate(headers.get('x-ratelimit-reset'));
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
   return { limit, remaining, reset };
 }
 
-function toNumber(value: string | null | undefined): number | undefined {
-  if (value === null || value === undefined || value.trim() === '') return undefined;
-  const number = Number(value);
-  return Number.isFinite(number) ? number : undefined;
+/**
+ * A header's whole number (digits only, as the platform sends them): `Number()` would
+ * also read `0x10`, `1e1` or `-5`, which no server means as a count or an epoch.
+ */
+export function headerInteger(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const text = value.trim();
+  return /^\d{1,16}$/.test(text) ? Number(text) : undefined;
 }
 
 /**
@@ -31,7 +35,7 @@ function toNumber(value: string | null | undefined): number | undefined {
  * number, or too far out for a date (beyond ±275 760 years): no reset, no NaN waits.
  */
 function toResetDate(value: string | null | undefined): Date | undefined {
-  const seconds = toNumber(value);
+  const seconds = headerInteger(value);
   const reset = seconds === undefined ? undefined : new Date(seconds * 1000);
   return reset === undefined || Number.isNaN(reset.getTime()) ? undefined : reset;
 }

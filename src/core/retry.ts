@@ -4,7 +4,7 @@ import type { RetryPolicy } from './retry-policy.js';
 export { isIdempotent, type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
 
 import { HttpResponseError, NetworkError, TimeoutError } from './errors.js';
-import { parseRetryAfter } from './rate-limit.js';
+import { headerInteger, parseRetryAfter } from './rate-limit.js';
 import { checkSignal } from './signal.js';
 
 /**
@@ -121,8 +121,8 @@ export function retryWait(
   const retryable = error.status === 429 || (context.idempotent && [502, 503, 504].includes(error.status));
   if (!retryable) return undefined;
   const now = context.clock.now();
-  const reset = Number(error.headers['x-ratelimit-reset']);
-  if (error.status === 429 && error.headers['x-ratelimit-reset'] && Number.isFinite(reset)) {
+  const reset = headerInteger(error.headers['x-ratelimit-reset']);
+  if (error.status === 429 && reset !== undefined) {
     const untilReset = Math.max(0, reset * 1000 - now);
     return { ms: untilReset + Math.floor(random() * RATE_LIMIT_JITTER_MS), mandatedMs: untilReset };
   }

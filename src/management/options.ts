@@ -88,9 +88,16 @@ export function resolveManagementOptions(given: ManagementClientOptions): Transp
   return {
     ...common,
     tokens: resolveTokenProvider(options, common),
-    validateResponses: options.validateResponses ?? true,
+    validateResponses: checkValidateResponses(options.validateResponses),
     rateLimiter: checkRateLimiter(options.rateLimiter),
   };
+}
+
+/** `validateResponses`: a boolean, default `true` (from plain JavaScript, `0` or `'no'` would be read as one or the other). */
+function checkValidateResponses(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'boolean') throw new ConfigurationError('`validateResponses` must be true or false');
+  return value;
 }
 
 /** Whether `value` is an object with the `required` methods, and the `optional` ones when it has them. */
@@ -156,6 +163,11 @@ function resolveTokenProvider(options: ManagementClientOptions, common: CommonSe
   }
   const accepted = clientSecret !== undefined ? (['client_secret_post', 'client_secret_basic'] as const) : (['private_key_jwt'] as const);
   const credentials = resolveCredentials(options, accepted);
+  if (options.audience !== undefined && (typeof options.audience !== 'string' || options.audience.trim() === '')) {
+    throw new ConfigurationError(
+      '`audience` must be a non-empty string (the API identifier of the token, default `https://{domain}/api/v2/`)',
+    );
+  }
   const audience = options.audience ?? `${common.baseUrl}/`;
   const maxSkewMs = options.tokenRefreshSkewMs ?? 60_000;
   if (!(maxSkewMs >= 0)) throw new ConfigurationError('`tokenRefreshSkewMs` must be a number >= 0');

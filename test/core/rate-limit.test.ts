@@ -12,6 +12,11 @@ describe('parseRateLimit', () => {
     expect(parseRateLimit(headers)?.remaining).toBe(0);
   });
 
+  it.each(['0x10', '1e1', '-5', '7.5', '12abc', ' '])('reads no count from %j: the platform sends whole numbers in digits', (value) => {
+    const headers = new Headers({ 'x-ratelimit-limit': value, 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000010' });
+    expect(parseRateLimit(headers)).toBeUndefined();
+  });
+
   it('answers undefined when there are no rate-limit headers', () => {
     expect(parseRateLimit(new Headers())).toBeUndefined();
   });

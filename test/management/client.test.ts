@@ -59,6 +59,10 @@ describe('ManagementClient options', () => {
       '`audience`, `tokenCache` only apply to the client-credentials grant',
     ],
     ['negative retries', { retry: { maxRetries: -1 } }, 'maxRetries'],
+    ['an audience that is not a string', { audience: 42 }, '`audience` must be a non-empty string'],
+    ['an empty audience', { audience: '' }, '`audience` must be a non-empty string'],
+    ['validateResponses 0 (read as false)', { validateResponses: 0 }, '`validateResponses` must be true or false'],
+    ["validateResponses 'no' (read as true)", { validateResponses: 'no' }, '`validateResponses` must be true or false'],
   ];
   it.each(bad)('refuses %s with ConfigurationError', (_, options, message) => {
     const create = () => client(options);
