@@ -103,6 +103,12 @@ export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClie
   if (common.baseUrl !== common.origin) {
     throw new ConfigurationError('AuthenticationClient takes an origin as `baseUrl` (scheme, host and port), without a path');
   }
+  // Every request goes through one fetch: with two, one would be dropped unsaid.
+  if (credentials.method === 'tls_client_auth' && credentials.mtls.fetch !== undefined && common.fetch !== undefined) {
+    throw new ConfigurationError(
+      'Pass the certificate-presenting fetch once, as `mtls.fetch` (every request of the client goes through it), not also as `fetch`',
+    );
+  }
   const idToken = resolveIdTokenSettings(options, common.origin, credentials.clientId, isBrowser());
   return { clientId: credentials.clientId, origin: common.origin, method: credentials.method, credentials, common, idToken };
 }

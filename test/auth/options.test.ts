@@ -45,6 +45,8 @@ describe('AuthenticationClient options', () => {
     ['a public JWK as the signing key (no `d`)', { clientAssertionSigningKey: { kty: 'RSA', n: 'AQAB', e: 'AQAB' } }, 'JWK without `d`'],
     ['tls_client_auth without mtls', { tokenEndpointAuthMethod: 'tls_client_auth' }, 'needs `mtls`'],
     ['mtls with both fetch and headers', { mtls: { fetch: globalThis.fetch, edgeHeaders } }, 'either `fetch`'],
+    // One of the two would be dropped unsaid: every request goes through one fetch.
+    ['an mtls fetch and a top-level fetch', { mtls: { fetch: globalThis.fetch }, fetch: globalThis.fetch }, 'not also as `fetch`'],
     ['an unknown method', { tokenEndpointAuthMethod: 'magic' as 'none' }, '`tokenEndpointAuthMethod` must be one of'],
     ['http to a remote host', { domain: undefined, baseUrl: 'http://example.com' }, 'loopback'],
     ['a baseUrl with a path (it would be dropped)', { domain: undefined, baseUrl: 'https://proxy.example.com/idp' }, 'without a path'],
