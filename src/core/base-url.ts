@@ -33,12 +33,12 @@ export function resolveEndpoint(options: { domain?: unknown; baseUrl?: unknown }
   if (url.pathname !== '/' || /[?#]/.test(url.href)) {
     throw new ConfigurationError('`domain` must be a host name such as "acme.example.com", without a path');
   }
-  if (url.protocol === 'https:' && isLoopback(withoutRootDot(url).hostname) && !/^https:/i.test(domain)) {
+  const { hostname, origin } = withoutRootDot(url);
+  if (url.protocol === 'https:' && isLoopback(hostname) && !/^https:/i.test(domain)) {
     throw new ConfigurationError(
       `\`domain\` "${domain}" is a loopback host, which the SDK would reach over https; for a local server or the emulator pass \`baseUrl: 'http://${url.host}${apiPath}'\` instead`,
     );
   }
-  const { origin } = withoutRootDot(url);
   return { baseUrl: `${origin}${apiPath}`, origin };
 }
 

@@ -108,7 +108,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
         },
         (error: unknown) => {
           // A 429 whose wait every caller gave up: the next request waits out the rest.
-          if (started.givenUp && leftAWait(error instanceof TokenRequestError ? error.cause : error)) this.#givenUpFailure = error;
+          if (started.givenUp && leftAWait(requestFailureOf(error))) this.#givenUpFailure = error;
           if (this.#pending === started) this.#pending = undefined;
         },
       );
@@ -192,7 +192,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     let issued: IssuedToken;
     try {
       const { giveUp, resumeAfter } = shared;
-      issued = await fetchToken({ giveUp, resumeAfter: resumeAfter instanceof TokenRequestError ? resumeAfter.cause : resumeAfter });
+      issued = await fetchToken({ giveUp, resumeAfter: requestFailureOf(resumeAfter) });
     } catch (error) {
       // A holder without a token gives the lock back, so that the next caller need not wait for it to expire.
       if (holdsLock) await releaseTokenLock(cache, cacheKey);
@@ -224,4 +224,9 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     }
     if (holdsLock && !stored) await releaseTokenLock(this.#cache, cacheKey);
   }
+}
+
+/** The token request's own failure in what a load rejected with (`TokenRequestError` wraps it): what a 429's wait is kept by. */
+function requestFailureOf(error: unknown): unknown {
+  return error instanceof TokenRequestError ? error.cause : error;
 }

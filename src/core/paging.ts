@@ -232,45 +232,34 @@ function withProgressOn(error: unknown, progress: PagingProgress): unknown {
   return error;
 }
 
+/** The `ResponseValidationError` of a page the iterator cannot place: one issue saying why (no body: the records were read). */
+function unplaceablePage(code: string, path: readonly PropertyKey[], message: string): ResponseValidationError {
+  return new ResponseValidationError([{ code, path, message }], undefined);
+}
+
 function pageMismatchError(served: number, asked: number): ResponseValidationError {
-  return new ResponseValidationError(
-    [
-      {
-        code: 'custom',
-        path: ['page'],
-        message: `the server answered page ${served} for page ${asked}: it ignores page, so its records cannot be placed`,
-      },
-    ],
-    undefined,
+  return unplaceablePage(
+    'custom',
+    ['page'],
+    `the server answered page ${served} for page ${asked}: it ignores page, so its records cannot be placed`,
   );
 }
 
 function totalMismatchError(offset: number, total: number): ResponseValidationError {
-  return new ResponseValidationError(
-    [
-      {
-        code: 'custom',
-        path: ['total'],
-        message:
-          offset > total
-            ? `the server sent ${offset} records of a list it counts ${total} (it ignores page, or the list shrank while it was read): records would repeat`
-            : `the server counts ${total} records but sent none past ${offset} (its count is off, or the list shrank while it was read): records could be lost`,
-      },
-    ],
-    undefined,
+  return unplaceablePage(
+    'custom',
+    ['total'],
+    offset > total
+      ? `the server sent ${offset} records of a list it counts ${total} (it ignores page, or the list shrank while it was read): records would repeat`
+      : `the server counts ${total} records but sent none past ${offset} (its count is off, or the list shrank while it was read): records could be lost`,
   );
 }
 
 function longPageError(received: number, asked: number): ResponseValidationError {
-  return new ResponseValidationError(
-    [
-      {
-        code: 'too_big',
-        path: [],
-        message: `the server sent ${received} records for a page of ${asked} after the first page; it ignores per_page, so the next records cannot be located without loss`,
-      },
-    ],
-    undefined,
+  return unplaceablePage(
+    'too_big',
+    [],
+    `the server sent ${received} records for a page of ${asked} after the first page; it ignores per_page, so the next records cannot be located without loss`,
   );
 }
 
