@@ -1,5 +1,4 @@
 import { ResponseValidationError } from './errors.js';
-import { inheritsEnumerableMembers } from './own-properties.js';
 
 /**
  * The largest response body the SDK reads: 4 MiB. A page of 100 invitations is
@@ -8,14 +7,6 @@ import { inheritsEnumerableMembers } from './own-properties.js';
  * streams in) is cancelled and the call fails with `ResponseValidationError`.
  */
 export const MAX_RESPONSE_BODY_BYTES = 4 * 1024 * 1024;
-
-/**
- * The deepest JSON nesting the SDK keeps as parsed JSON: 64 levels. The spec's
- * bodies nest 4 levels (metadata is free-form, but flat in practice); a deeper
- * body is kept as its text, so that schema checks fail cleanly and no error,
- * redaction or logger recurses through it.
- */
-export const MAX_JSON_DEPTH = 64;
 
 /** Decodes UTF-8 like `Response.text()` (a byte order mark dropped, bad bytes replaced); stateless, so shared. */
 const utf8 = new TextDecoder();
@@ -28,7 +19,13 @@ const utf8 = new TextDecoder();
  * `Response.text()` holds the stream).
  */
 export class BodyRead {
-  /** Parsed JSON when the body is JSON (and no deeper than {@link MAX_JSON_DEPTH}), else the text; `undefined` when empty. */
+  /**
+   * Parsed JSON when the body is JSON, else the text; `undefined` when empty. The
+   * body is handed over as `JSON.parse` builds it, however deep (the parser of every
+   * runtime the SDK supports does not recurse, and the body is at most 4 MiB): the
+   * SDK's own code never recurses through it unbounded (schema checks go as deep as
+   * the schema; a body in an error is cut at 64 levels, see `redact`).
+   */
   readonly result: Promise<unknown>;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #stopped: { readonly reason: unknown } | undefined;
@@ -91,13 +88,11 @@ export function discardBody(response: Response): void {
 
 function parseBody(text: string): unknown {
   if (text === '') return undefined;
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     return text;
   }
-  return nestsDeeperThan(parsed, MAX_JSON_DEPTH) ? text : parsed;
 }
 
 function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
@@ -115,37 +110,4 @@ function tooLarge(status: number): ResponseValidationError {
     [{ code: 'too_big', path: [], message: `the response body (HTTP ${status}) is larger than ${MAX_RESPONSE_BODY_BYTES} bytes` }],
     undefined,
   );
-}
-
-/**
- * Whether arrays and objects in `value` nest deeper than `limit`. It recurses at
- * most `limit` levels, whatever the input, and allocates nothing: it runs on every
- * response body. Only own members count; the members a polluted `Object.prototype`
- * would add to every object are skipped.
- */
-function nestsDeeperThan(value: unknown, limit: number): boolean {
-  return typeof value === 'object' && value !== null && containerDeeperThan(value, limit, inheritsEnumerableMembers());
-}
-
-/**
- * Only arrays and objects recurse: a primitive member (most members are) is passed
- * over in the loop, without a call. The check is written out in each loop: a helper
- * function for it measured about 20 % slower.
- */
-function containerDeeperThan(container: object, levelsLeft: number, checkOwn: boolean): boolean {
-  if (levelsLeft === 0) return true;
-  if (Array.isArray(container)) {
-    for (let index = 0; index < container.length; index++) {
-      const item: unknown = container[index];
-      if (typeof item === 'object' && item !== null && containerDeeperThan(item, levelsLeft - 1, checkOwn)) return true;
-    }
-    return false;
-  }
-  const record = container as Record<string, unknown>;
-  for (const key in record) {
-    if (checkOwn && !Object.hasOwn(record, key)) continue;
-    const item = record[key];
-    if (typeof item === 'object' && item !== null && containerDeeperThan(item, levelsLeft - 1, checkOwn)) return true;
-  }
-  return false;
 }

@@ -278,3 +278,28 @@ describe('oauth.revokeRefreshToken', () => {
     expect(error).toMatchObject({ status: 400, error: 'invalid_request', errorDescription: 'token [REDACTED] unknown' });
   });
 });
+
+describe('a hostile body in an error', () => {
+  it('is cut at 64 levels for a public client too, which has no secret to redact, so that logging the error cannot overflow the stack', async () => {
+    const levels = 100_000;
+    server.use(
+      http.post(
+        `${ORIGIN}/oauth/token`,
+        () =>
+          new HttpResponse(`{"error":"invalid_grant","deep":${'['.repeat(levels)}${']'.repeat(levels)}}`, {
+            status: 400,
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
+    const publicClient = client({ clientSecret: undefined });
+    const error = await publicClient.oauth
+      .authorizationCodeGrant({ code: 'c', redirect_uri: 'https://app.example/cb', code_verifier: 'v'.repeat(43) })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthApiError);
+    expect((error as AuthApiError).error).toBe('invalid_grant');
+    const logged = JSON.stringify(error);
+    expect(logged).toContain('[nested too deep]');
+    expect(logged.match(/\[/g)?.length).toBeLessThan(200);
+  });
+});

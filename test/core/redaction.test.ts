@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../src/core/redaction.js';
+import { MAX_ERROR_BODY_DEPTH, redact } from '../../src/core/redaction.js';
 
 const SECRET = 'super-secret-value-123';
 const TOKEN = 'eyJ.token.sig';
@@ -38,6 +38,54 @@ describe('redact', () => {
     const body = { message: 'hello' };
     expect(redact(body, [undefined])).toBe(body);
     expect(redact(body, [])).toBe(body);
+  });
+
+  describe('bodies nested deeper than MAX_ERROR_BODY_DEPTH', () => {
+    // Objects and arrays in turn, `levels` containers deep, around the number 1.
+    const nested = (levels: number): unknown => {
+      let value: unknown = 1;
+      for (let level = levels; level > 0; level--) value = level % 2 ? { a: value } : [value];
+      return value;
+    };
+    /** How many containers deep `value` nests along its first members, and what is at the bottom. */
+    const bottom = (value: unknown): { depth: number; at: unknown } => {
+      let depth = 0;
+      let at = value;
+      while (typeof at === 'object' && at !== null) {
+        at = Array.isArray(at) ? at[0] : (at as { a: unknown }).a;
+        depth++;
+      }
+      return { depth, at };
+    };
+
+    it('returns a body of exactly that depth as it is, secrets or none', () => {
+      const body = nested(MAX_ERROR_BODY_DEPTH);
+      expect(redact(body, [])).toBe(body);
+      expect(redact(body, [SECRET])).toEqual(body);
+    });
+
+    it('cuts a deeper body at that depth even when there is no secret to redact, and leaves the body itself alone', () => {
+      const body = { message: 'kept', deep: nested(100_000) };
+      for (const secrets of [[], [SECRET]]) {
+        const cut = redact(body, secrets);
+        expect(cut).not.toBe(body);
+        expect(cut.message).toBe('kept');
+        // The top object is level 1: 63 more containers, then the marker in place of the 65th.
+        expect(bottom(cut.deep)).toEqual({ depth: MAX_ERROR_BODY_DEPTH - 1, at: '[nested too deep]' });
+      }
+      expect(bottom(body.deep).depth).toBe(100_000);
+    });
+
+    it('counts only own members when Object.prototype is polluted', () => {
+      const polluted = Object.prototype as Record<string, unknown>;
+      polluted.pollution = { deep: [[[[[]]]]] };
+      try {
+        const body = nested(MAX_ERROR_BODY_DEPTH - 1);
+        expect(redact(body, [])).toBe(body);
+      } finally {
+        delete polluted.pollution;
+      }
+    });
   });
 
   it('leaves numbers, booleans, null and undefined as they are', () => {
