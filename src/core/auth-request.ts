@@ -6,7 +6,7 @@ import { exchange, REDIRECT_REFUSED, readFailedResponse } from './http.js';
 import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { ownProperties } from './own-properties.js';
 import { parseRateLimit } from './rate-limit.js';
-import { redact } from './redaction.js';
+import { MAX_ERROR_BODY_DEPTH, redact } from './redaction.js';
 import { tellResponse } from './response-hook.js';
 import { isIdempotent, type RetryPolicy, type SharedRetry, withRetry } from './retry.js';
 import { checkSignal } from './signal.js';
@@ -87,7 +87,7 @@ export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<
 
 /**
  * `error` (a `ResponseValidationError`) without the text `body` of a 2xx answer: text
- * where JSON belongs (form-encoded tokens, or JSON nested too deep to parse) may hold
+ * where JSON belongs (form-encoded tokens, or JSON that does not parse) may hold
  * issued credentials that {@link issuedCredentials} cannot find, so the error says
  * what came instead of quoting it.
  */
@@ -130,24 +130,25 @@ export function checkedCallOptions(
 /** Names of members that hold issued credentials (`access_token`, `refresh_token`, `id_token`, a proxy's `token`). */
 const CREDENTIAL_MEMBER = /token/i;
 
-/** How many objects and arrays of an answer {@link issuedCredentials} looks into at most. */
-const MAX_SEARCHED = 10_000;
-
 /**
  * The tokens an answer carries, so that a body which fails its schema is not thrown
- * with them: the string values of members named like a token, at any depth (a
- * proxy may wrap the answer: `{ data: { access_token } }`).
+ * with them: the string values of members named like a token, wherever an error
+ * would keep them (a proxy may wrap the answer: `{ data: { access_token } }`). Every
+ * member of the first {@link MAX_ERROR_BODY_DEPTH} levels is searched, however many
+ * there are (the 4 MiB body limit bounds the work): an error cuts the body at that
+ * depth, so nothing deeper reaches it.
  */
 function issuedCredentials(body: unknown): string[] {
   const found: string[] = [];
-  const pending: unknown[] = [body];
-  for (let searched = 0; pending.length > 0 && searched < MAX_SEARCHED; searched++) {
-    const value = pending.pop();
-    if (typeof value !== 'object' || value === null) continue;
-    for (const [name, member] of Object.entries(value)) {
+  const pending: { readonly value: object; readonly depth: number }[] = [];
+  if (typeof body === 'object' && body !== null) pending.push({ value: body, depth: 0 });
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const [name, member] of Object.entries(next.value)) {
       if (typeof member === 'string') {
         if (CREDENTIAL_MEMBER.test(name)) found.push(member);
-      } else if (typeof member === 'object' && member !== null) pending.push(member);
+      } else if (typeof member === 'object' && member !== null && next.depth + 1 < MAX_ERROR_BODY_DEPTH) {
+        pending.push({ value: member, depth: next.depth + 1 });
+      }
     }
   }
   return found;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { IdPlatformError, PagingLimitError, type PagingProgress, ResponseValidationError } from './errors.js';
+import { depthBounded } from './redaction.js';
 
 /** `page`: the page index of the platform's offset-paged lists, an integer from 0. */
 export const PageSchema = z.int('page must be an integer').check(z.minimum(0, 'page must be >= 0'));
@@ -365,7 +366,7 @@ export function iterateWindowedList<T extends { readonly id?: string | undefined
         // All yielded: past the window lie at most ties of the last key, which the probe holds
         // whole unless all it holds are ties of that key. Then only a strict order (ties broken
         // the same way both ways) tells: its reversed first record is the last of all.
-        const keyOf = (record: T | undefined) => JSON.stringify(valueAt(record, sortPath));
+        const keyOf = (record: T | undefined) => JSON.stringify(depthBounded(valueAt(record, sortPath)));
         return keyOf(items[0]) === keyOf(items.at(-1)) && items[0]?.id !== last.id;
       },
     },

@@ -23,11 +23,7 @@ export const MAX_ERROR_BODY_DEPTH = 64;
  */
 export function redact<T>(value: T, secrets: readonly (string | undefined)[]): T {
   const known = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 4);
-  if (known.length === 0) {
-    return typeof value === 'object' && value !== null && nestsDeeperThan(value, MAX_ERROR_BODY_DEPTH, inheritsEnumerableMembers())
-      ? (redactWith(value, [], 0) as T)
-      : value;
-  }
+  if (known.length === 0) return depthBounded(value);
   // Longest first, so that a secret containing another is replaced whole.
   const forms = [...new Set(known.flatMap(encodedForms))].sort((a, b) => b.length - a.length);
   return redactWith(value, forms, 0) as T;
@@ -42,6 +38,19 @@ function encodedForms(secret: string): string[] {
     // A lone surrogate cannot be URI-encoded, so it was never sent that way.
   }
   return forms.filter((form) => form.length >= 4);
+}
+
+/**
+ * `value` with every structure nested deeper than {@link MAX_ERROR_BODY_DEPTH}
+ * levels replaced by `'[nested too deep]'`: `value` itself when it nests no deeper
+ * (the common case: nothing is copied), else a copy. For what is serialized or
+ * compared whole (an error's body, a sort key), so that nothing recurses through
+ * hostile input.
+ */
+export function depthBounded<T>(value: T): T {
+  return typeof value === 'object' && value !== null && nestsDeeperThan(value, MAX_ERROR_BODY_DEPTH, inheritsEnumerableMembers())
+    ? (redactWith(value, [], 0) as T)
+    : value;
 }
 
 function redactWith(value: unknown, secrets: readonly string[], depth: number): unknown {

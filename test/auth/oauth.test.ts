@@ -302,4 +302,27 @@ describe('a hostile body in an error', () => {
     expect(logged).toContain('[nested too deep]');
     expect(logged.match(/\[/g)?.length).toBeLessThan(200);
   });
+
+  // A 2xx answer that fails its schema, with an issued token where an error keeps it.
+  const issued = 'eyJhbGciOiJSUzI1NiJ9.issued-access-token.sig';
+  it.each([
+    ['beside a member nested 20,000 levels deep', `${'['.repeat(20_000)}${']'.repeat(20_000)}`],
+    ['beside more than 10,000 objects', `[${Array.from({ length: 10_001 }, () => '{}').join(',')}]`],
+  ])('keeps no issued token in a ResponseValidationError %s', async (_, trace) => {
+    server.use(
+      http.post(
+        `${ORIGIN}/oauth/token`,
+        () =>
+          new HttpResponse(`{"data":{"access_token":"${issued}","token_type":"Bearer"},"trace":${trace}}`, {
+            headers: { 'content-type': 'application/json' },
+          }),
+      ),
+    );
+    const error = await client()
+      .oauth.clientCredentialsGrant({ audience: 'https://api' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(JSON.stringify(error)).not.toContain(issued);
+    expect(JSON.stringify(error)).toContain('[REDACTED]');
+  });
 });

@@ -101,3 +101,15 @@ describe('PUT /guardian/factors/phone/message-types', () => {
     expect((await get()).body).toEqual({ message_types: ['sms'] });
   });
 });
+
+describe('a body nested 30,000 levels deep (64 KiB allows that)', () => {
+  it.each([
+    ['a member that is not an array', (deep: string) => `{"message_types":{"a":${deep}}}`],
+    ['an item that is not a type', (deep: string) => `{"message_types":[${deep}]}`],
+  ])('is refused with 400 invalid_body, as any bad body, for %s', async (_, body) => {
+    const levels = 30_000;
+    const response = await put(body(`${'['.repeat(levels)}${']'.repeat(levels)}`), 'application/json');
+    const answer = (await response.json()) as { errorCode?: string };
+    expect({ status: response.status, errorCode: answer.errorCode }).toEqual({ status: 400, errorCode: 'invalid_body' });
+  });
+});

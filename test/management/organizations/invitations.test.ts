@@ -306,3 +306,32 @@ describe('organizations.invitations.iterate', () => {
     expect(requests).toHaveLength(0);
   });
 });
+
+describe('iterate, with a sort value nested deeper than any error keeps', () => {
+  it('compares the check past the window cut at 64 levels: no RangeError from a 100,000-level value', async () => {
+    const levels = 100_000;
+    const record = (index: number, rank: string) => `{"id":"inv_${String(index).padStart(4, '0')}","app_metadata":{"rank":${rank}}}`;
+    server.use(
+      http.get(`${API}/organizations/org_1/invitations`, ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        const page = Number(query.get('page'));
+        const perPage = Number(query.get('per_page'));
+        // The check past the window (reversed order) answers records that were all yielded, the first one's rank deep.
+        const probe = query.get('sort') === 'app_metadata.rank:-1';
+        const records = Array.from({ length: perPage }, (_, index) =>
+          probe
+            ? record(999 - index, index === 0 ? `${'['.repeat(levels)}${']'.repeat(levels)}` : '1')
+            : record(page * perPage + index, '1'),
+        );
+        return new HttpResponse(`{"start":${page * perPage},"limit":${perPage},"invitations":[${records.join(',')}]}`, {
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+    const management = new ManagementClient({ domain: DOMAIN, token: 'token-abc', retry: false });
+    let yielded = 0;
+    for await (const _ of management.organizations.invitations.iterate('org_1', { per_page: 100, sort: 'app_metadata.rank:1' })) yielded++;
+    // The first and last keys of the probe differ (a deep list against 1), so nothing lies past the window.
+    expect(yielded).toBe(1000);
+  });
+});
