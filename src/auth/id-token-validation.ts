@@ -52,6 +52,8 @@ function checkClaims(payload: JWTPayload, settings: IdTokenSettings, expected: I
   if (iss !== issuer) fail('iss', `The ID token's issuer (iss) is ${describeIssuer(iss, issuer)}, but ${issuer} is expected`);
   if (typeof sub !== 'string' || sub === '') fail('sub', 'The ID token has no subject (sub)');
   const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
+  if (!audiences.every((audience) => typeof audience === 'string'))
+    fail('aud', "The ID token's audience (aud) lists something other than strings");
   if (!audiences.includes(clientId)) {
     fail('aud', `The ID token's audience (aud) does not hold this client's id ${clientId}`);
   }
@@ -61,23 +63,41 @@ function checkClaims(payload: JWTPayload, settings: IdTokenSettings, expected: I
   if (azp !== undefined && azp !== clientId) {
     fail('azp', `The ID token's authorized party (azp) is ${describe(azp)}, not this client's id ${clientId}`);
   }
-  if (typeof exp !== 'number') fail('exp', 'The ID token has no expiry time (exp)');
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) fail('exp', `The ID token has no finite expiry time (exp): ${describe(exp)}`);
   if (now - tolerance >= exp) {
     fail('exp', `The ID token expired at ${isoTime(exp)} (now ${isoTime(now)}, clock tolerance ${tolerance} s)`);
   }
-  if (typeof iat !== 'number') fail('iat', 'The ID token has no issue time (iat)');
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) fail('iat', `The ID token has no finite issue time (iat): ${describe(iat)}`);
   if (iat > now + tolerance) {
     fail('iat', `The ID token was issued in the future, at ${isoTime(iat)} (now ${isoTime(now)}, clock tolerance ${tolerance} s)`);
   }
   // RFC 7519 4.1.5: not accepted before its `nbf`, when it has one.
-  if (nbf !== undefined && (typeof nbf !== 'number' || nbf > now + tolerance)) {
+  if (nbf !== undefined && (typeof nbf !== 'number' || !Number.isFinite(nbf) || nbf > now + tolerance)) {
     fail(
       'nbf',
-      `The ID token is not valid before ${typeof nbf === 'number' ? isoTime(nbf) : describe(nbf)} (now ${isoTime(now)}, clock tolerance ${tolerance} s)`,
+      `The ID token is not valid before ${typeof nbf === 'number' && Number.isFinite(nbf) ? isoTime(nbf) : describe(nbf)} (now ${isoTime(now)}, clock tolerance ${tolerance} s)`,
     );
   }
+  checkClaimTypes(payload);
   checkLogin(payload, expected, now, tolerance);
   return payload as IdTokenClaims;
+}
+
+/** The optional claims `IdTokenClaims` types: each, when present, must be of that type (`auth_time` a finite number). */
+const OPTIONAL_CLAIM_TYPES = { auth_time: 'number', nonce: 'string', org_id: 'string', org_name: 'string' } as const;
+
+/**
+ * Checks that the optional claims {@link IdTokenClaims} names hold what it says, when
+ * present, whether or not the login asked for them: a caller reading
+ * `claims.auth_time * 1000` or `claims.org_id.startsWith('org_')` can trust the type.
+ */
+function checkClaimTypes(payload: JWTPayload): void {
+  for (const [claim, type] of Object.entries(OPTIONAL_CLAIM_TYPES)) {
+    const value = payload[claim];
+    if (value !== undefined && (typeof value !== type || (type === 'number' && !Number.isFinite(value)))) {
+      fail(claim, `The ID token's ${claim} is ${describe(value)}, not a ${type === 'number' ? 'finite number' : type}`);
+    }
+  }
 }
 
 /** The checks that depend on what the caller sent to `/authorize`: nonce, organization, max_age. */
@@ -119,6 +139,7 @@ function checkLogin(payload: JWTPayload, expected: IdTokenExpectations, now: num
 function describe(value: unknown): string {
   if (value === undefined) return 'missing';
   if (typeof value === 'string') return `another value (${value.length} characters)`;
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value); // Infinity (1e400 in JSON): no credential
   return value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`;
 }
 

@@ -11,7 +11,7 @@ import {
   IdPlatformError,
   IdTokenValidationError,
 } from 'idplatform/auth';
-import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { CompactSign, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { delay, HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFakeClock } from '../helpers/clock.js';
@@ -255,6 +255,37 @@ describe('each check of OIDC Core 3.1.3.7', () => {
     expect(error).toBeInstanceOf(IdPlatformError);
     expect(error.message).not.toContain(token);
     expect(JSON.stringify(error)).not.toContain(token);
+  });
+
+  // The claims IdTokenClaims types hold what it says, whether or not the login asked for them (no nonce,
+  // organization or max_age given here).
+  it.each([
+    ['an audience list with a member that is not a string', { aud: [CLIENT_ID, 5], azp: CLIENT_ID }, 'aud'],
+    ['an auth_time that is a string', { auth_time: String(NOW_SEC) }, 'auth_time'],
+    ['a nonce that is a number', { nonce: 42 }, 'nonce'],
+    ['an org_id that is a number', { org_id: 7 }, 'org_id'],
+    ['an org_name that is an object', { org_name: { name: 'acme' } }, 'org_name'],
+  ])('%s → IdTokenValidationError on %s, though nothing was asked of it', async (_name, overrides, claim) => {
+    serveTokens(await idToken(claims(overrides)));
+    serveJwks();
+    const error = await validationError(client().oauth.authorizationCodeGrant({ ...codeGrant, nonce: undefined }));
+    expect(error.claim).toBe(claim);
+  });
+
+  it.each(['exp', 'iat', 'auth_time'])('an ID token whose %s is 1e400 (Infinity in JavaScript) fails', async (claim) => {
+    // SignJWT cannot write 1e400 (JSON.stringify gives null): the payload is written by hand.
+    const payload = JSON.stringify(claims({ exp: 0, iat: 0, auth_time: 0 }))
+      .replace('"exp":0', `"exp":${claim === 'exp' ? '1e400' : NOW_SEC + 3600}`)
+      .replace('"iat":0', `"iat":${claim === 'iat' ? '1e400' : NOW_SEC - 10}`)
+      .replace('"auth_time":0', `"auth_time":${claim === 'auth_time' ? '1e400' : NOW_SEC - 10}`);
+    const token = await new CompactSign(new TextEncoder().encode(payload))
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1', typ: 'JWT' })
+      .sign(tenantKey.privateKey);
+    serveTokens(token);
+    serveJwks();
+    const error = await validationError(client().oauth.authorizationCodeGrant(codeGrant));
+    expect(error.claim).toBe(claim);
+    expect(error.message).toContain('Infinity');
   });
 
   it('accepts several audiences with azp = client id, and exp/iat within the tolerance', async () => {
