@@ -24,26 +24,41 @@ interface CachedKeySet {
   readonly fetch: SharedWork<KeySet>;
   /** Seconds since the epoch. */
   readonly fetchedAt: number;
+  /** The fetch failed. */
+  failed?: boolean;
 }
 
 /** One cached key set per client (keyed by its ID token settings). */
 const cache = new WeakMap<IdTokenSettings, CachedKeySet>();
+/**
+ * Each client's last refetch after a key rotation (a token naming a key the cached
+ * set lacks), while it runs or after it failed: the cached set stays in use until a
+ * refetch succeeds, and the next refetch waits 30 s from the last one.
+ */
+const rotations = new WeakMap<IdTokenSettings, CachedKeySet>();
 /** The last failure of a client's key-set fetch that every call gave up during a wait it demanded (see `SharedAttempt.resumeAfter`). */
 const givenUpFailures = new WeakMap<IdTokenSettings, unknown>();
 
 /**
- * Fetches the key set and caches it (from `now`). Every call waiting for it having
- * given up, a fetch sends no retry; the next call waits for what its request in
- * flight brings, and fetches again if it fails.
+ * Fetches the key set and caches it (from `now`): at once, or, for a refetch after a
+ * key rotation (`rotation`), once it succeeds (the set in the cache is kept until
+ * then, and kept when it fails). Every call waiting for it having given up, a fetch
+ * sends no retry; the next call waits for what its request in flight brings, and
+ * fetches again if it fails.
  */
-function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext, previous?: CachedKeySet): CachedKeySet {
+function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext, previous?: CachedKeySet, rotation = false): CachedKeySet {
   const run = (attempt: SharedAttempt) => fetchJwks(sharedRetry(attempt)).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
   const fetch = previous === undefined ? new SharedWork(run, givenUpFailures.get(settings)) : previous.fetch.continued(run);
-  const entry = { fetch, fetchedAt: now };
-  cache.set(settings, entry);
+  const entry: CachedKeySet = { fetch, fetchedAt: now };
+  (rotation ? rotations : cache).set(settings, entry);
   fetch.result.then(
-    () => givenUpFailures.delete(settings),
+    () => {
+      givenUpFailures.delete(settings);
+      const cached = cache.get(settings);
+      if (rotation && (cached === undefined || cached.fetchedAt <= entry.fetchedAt)) cache.set(settings, entry);
+    },
     (error: unknown) => {
+      entry.failed = true;
       // A failed fetch is not cached: the next token tries again (after what is left of a wait a 429 demanded,
       // when every call gave this fetch up before it waited that out).
       if (fetch.givenUp && leftAWait(error)) givenUpFailures.set(settings, error);
@@ -97,22 +112,62 @@ export async function loadKeySet(context: IdTokenValidationContext): Promise<Pre
  * or `NetworkError`.
  */
 export async function verifyIdTokenSignature(idToken: string, context: IdTokenValidationContext): Promise<void> {
-  const algorithms = [context.settings.signingAlg];
-  let entry = currentKeySet(context);
+  const entry = currentKeySet(context);
   try {
-    await compactVerify(idToken, await keysOf(entry, context), { algorithms });
+    await verifyWith(idToken, await keysOf(entry, context), context.settings);
   } catch (error) {
     if (!(error instanceof errors.JWKSNoMatchingKey)) throw toValidationError(error);
-    // A set another call fetched (or is fetching) since this one's is used as it is: concurrent logins
-    // that meet a rotated key share one fetch, and the 30 s between fetches holds for them too.
-    const latest = cache.get(context.settings);
-    if (latest !== undefined && latest !== entry && latest.fetchedAt >= entry.fetchedAt) {
-      entry = latest.fetch.abandoned ? fetchKeySet(context, latest) : latest;
-    } else if (context.now - entry.fetchedAt < REFETCH_COOLDOWN_SEC) throw toValidationError(error);
-    else entry = fetchKeySet(context);
-    await compactVerify(idToken, await keysOf(entry, context), { algorithms }).catch((retried: unknown) => {
+    const newer = keySetAfterRotation(context, entry);
+    if (newer === undefined) throw toValidationError(error);
+    await verifyWith(idToken, await keysOf(newer, context), context.settings).catch((retried: unknown) => {
       throw toValidationError(retried);
     });
+  }
+}
+
+/**
+ * A key set fetched after `entry`, which lacks the token's key: one another call
+ * fetched (or is fetching) since, used as it is (concurrent logins that meet a
+ * rotated key share one fetch), else a refetch, unless one was made (or `entry`
+ * fetched) less than {@link REFETCH_COOLDOWN_SEC} ago: `undefined` then. A refetch
+ * that fails leaves the cached set in place for the tokens it can check.
+ */
+function keySetAfterRotation(context: IdTokenValidationContext, entry: CachedKeySet): CachedKeySet | undefined {
+  const { settings, now } = context;
+  const latest = cache.get(settings);
+  if (latest !== undefined && latest !== entry && latest.fetchedAt >= entry.fetchedAt) {
+    return latest.fetch.abandoned ? fetchKeySet(context, latest) : latest;
+  }
+  const rotation = rotations.get(settings);
+  let lastFetchAt = entry.fetchedAt;
+  if (rotation !== undefined && rotation !== entry && rotation.fetchedAt >= entry.fetchedAt) {
+    if (!rotation.failed) return rotation.fetch.abandoned ? fetchKeySet(context, rotation, true) : rotation;
+    lastFetchAt = rotation.fetchedAt;
+  }
+  return now - lastFetchAt < REFETCH_COOLDOWN_SEC ? undefined : fetchKeySet(context, undefined, true);
+}
+
+/**
+ * Verifies `idToken` with `keys`, accepting only the configured algorithm. When
+ * several keys of the set could have signed it (the token names no `kid`, or the set
+ * repeats one), each is tried, as jose leaves to its caller: the token is good when
+ * one of them verifies it.
+ */
+async function verifyWith(idToken: string, keys: KeySet, settings: IdTokenSettings): Promise<void> {
+  const algorithms = [settings.signingAlg];
+  try {
+    await compactVerify(idToken, keys, { algorithms });
+  } catch (error) {
+    if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw error;
+    for await (const key of error as errors.JWKSMultipleMatchingKeys & AsyncIterable<CryptoKey>) {
+      try {
+        await compactVerify(idToken, key, { algorithms });
+        return;
+      } catch {
+        // Not this key: the next one.
+      }
+    }
+    throw new errors.JWSSignatureVerificationFailed();
   }
 }
 

@@ -434,6 +434,89 @@ describe('signature and algorithm', () => {
     expect(jwksFetches.count).toBe(2);
   });
 
+  it('a refetch after a rotation that fails keeps the cached set, and the next refetch still waits 30 s', async () => {
+    const { auth, testClock, jwksFetches } = await clientWithCachedKeys();
+    const k1Token = await idToken(claims());
+    const unknownKidToken = await idToken(claims(), { key: otherKey, kid: 'k9' });
+    let jwksDown = true;
+    server.use(
+      http.get(`${ORIGIN}/.well-known/jwks.json`, () => {
+        jwksFetches.count += 1;
+        // 500: not retried, so that one refetch is one request.
+        return jwksDown ? HttpResponse.json({ error: 'internal' }, { status: 500 }) : HttpResponse.json(jwks);
+      }),
+    );
+    testClock.advance(60_000);
+    const grant = (token: string) => {
+      serveTokens(token);
+      return auth.oauth.authorizationCodeGrant(codeGrant, { retry: false });
+    };
+    // The rotation's refetch fails: that login fails with the fetch's error…
+    await expect(grant(unknownKidToken)).rejects.toHaveProperty('status', 500);
+    expect(jwksFetches.count).toBe(2);
+    // …a login signed with a key of the cached set still succeeds, without a fetch…
+    await expect(grant(k1Token)).resolves.toHaveProperty('claims');
+    expect(jwksFetches.count).toBe(2);
+    // …and tokens naming unknown keys refetch no more than every 30 s, counted from the failed refetch.
+    testClock.advance(29_000);
+    expect((await validationError(grant(unknownKidToken))).claim).toBe('signature');
+    expect(jwksFetches.count).toBe(2);
+    testClock.advance(1_000);
+    jwksDown = false;
+    expect((await validationError(grant(unknownKidToken))).claim).toBe('signature'); // fetched: k9 is not in it either
+    expect(jwksFetches.count).toBe(3);
+  });
+
+  it('a login whose key is in the cached set does not wait for a rotation refetch in flight', async () => {
+    const { auth, testClock, jwksFetches } = await clientWithCachedKeys();
+    let releaseFetch: () => void = () => {};
+    server.use(
+      http.get(`${ORIGIN}/.well-known/jwks.json`, async () => {
+        jwksFetches.count += 1;
+        await new Promise<void>((resolve) => {
+          releaseFetch = resolve;
+        });
+        return HttpResponse.json(jwks);
+      }),
+    );
+    testClock.advance(60_000);
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, async ({ request }) => {
+        const code = new URLSearchParams(await request.text()).get('code');
+        const id_token = await idToken(claims(), code === 'rotated' ? { key: otherKey, kid: 'k9' } : {});
+        return HttpResponse.json({ access_token: 'at', token_type: 'Bearer', expires_in: 60, id_token });
+      }),
+    );
+    const rotated = auth.oauth.authorizationCodeGrant({ ...codeGrant, code: 'rotated' }).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(jwksFetches.count).toBe(2));
+    await expect(auth.oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims');
+    releaseFetch();
+    expect(((await rotated) as IdTokenValidationError).claim).toBe('signature');
+  });
+
+  it('a token without kid is checked with each key of the set that could have signed it', async () => {
+    const signer = await exportJWK(tenantKey.publicKey);
+    const other = await exportJWK(otherKey.publicKey);
+    // Two RS256 keys without kid, the signer second; then a set whose keys have kids.
+    for (const keys of [
+      [other, signer],
+      [
+        { ...other, kid: 'old' },
+        { ...signer, kid: 'current' },
+      ],
+    ]) {
+      serveJwks(() => ({ keys }));
+      const token = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(tenantKey.privateKey);
+      serveTokens(token);
+      await expect(client().oauth.authorizationCodeGrant(codeGrant)).resolves.toHaveProperty('claims.sub', 'user-1');
+      const forged = await new SignJWT(claims())
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+        .sign((await generateKeyPair('RS256')).privateKey);
+      serveTokens(forged);
+      expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
+    }
+  });
+
   it('a key the tenant removed from its set stops being trusted once the cached set is 10 minutes old', async () => {
     const { auth, testClock, jwksFetches, keySet } = await clientWithCachedKeys();
     keySet.served = { keys: [] }; // the tenant revoked k1
