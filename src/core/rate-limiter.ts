@@ -49,7 +49,9 @@ export interface RateLimiterReleaseOptions {
    * was refused, its caller gave up while it waited), so the server did not count
    * it and its slot goes back to the window. `true`: it may have reached the server
    * (a network error, a timeout, an answer without rate-limit headers), so the slot
-   * stays taken. Left out: `true`.
+   * stays taken in the window the server reported. (Once that window's reset has
+   * passed, both leave the count of calls sent since: the new window's first answer
+   * holds whatever the server counted.) Left out: `true`.
    */
   readonly sent: boolean;
 }
@@ -133,20 +135,23 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
 
 /**
  * A call counted in flight by {@link takeFromBucket} ended without a rate-limit answer.
- * One that never left (`sent: false`) also gives its slot back: to the reported window
- * (at most up to `limit`), or, once the reset has passed here, to the calls counted
- * since (`taken`). Otherwise a burst of failed token requests would empty the bucket
- * here while the server's stays full, and the next calls would wait for the reset.
- * (A call taken before the reset and released after it is counted as taken since:
- * one call too many may then go, and the server's 429 decides.)
+ * Before the reset, one that never left (`sent: false`) gives its slot back to the
+ * reported window (at most up to `limit`); one that may have reached the server keeps
+ * it (the server may have counted it). Once the reset has passed here, either leaves
+ * the calls counted since (`taken`), which stand for calls that may still land in the
+ * new window uncounted: one that has ended, if the server counted it at all, is in
+ * the `remaining` of the new window's first answer, and counting it here too would
+ * make the calls after an outage (every one failed, none answered) wait for the next
+ * reset. (A call taken before the reset and released after it is counted as taken
+ * since: one call too many may then go, and the server's 429 decides.)
  */
 export function releaseFromBucket(state: BucketState | undefined, { sent }: RateLimiterReleaseOptions = MAYBE_SENT): void {
   if (state === undefined || state.pending === 0) return;
   state.pending--;
   state.inFlightAtRoll = Math.min(state.inFlightAtRoll, state.pending);
-  if (sent) return;
-  if (!state.rolled) state.remaining = Math.min(state.limit, state.remaining + 1);
-  else if (state.taken > 0) state.taken--;
+  if (state.rolled) {
+    if (state.taken > 0) state.taken--;
+  } else if (!sent) state.remaining = Math.min(state.limit, state.remaining + 1);
 }
 
 /** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */

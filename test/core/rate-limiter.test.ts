@@ -196,6 +196,17 @@ describe('memoryRateLimiter', () => {
     expect(full).toMatchObject({ remaining: 10, pending: 0 });
   });
 
+  it('does not count calls that ended without an answer after the reset (an outage) against the first window after it', () => {
+    const bucket = unknownBucket(); // nothing reported yet: the reset counts as passed
+    for (let call = 0; call < 60; call++) {
+      expect(takeFromBucket(bucket, START)).toBe(0);
+      releaseFromBucket(bucket, { sent: true }); // a network error or a timeout
+    }
+    expect(takeFromBucket(bucket, START)).toBe(0);
+    // The server's first answer: 49 of 50 left. The 60 failed calls are not taken off again.
+    expect(updateBucket(bucket, rateLimit(49, START + 45_000, 50))).toMatchObject({ remaining: 49, pending: 0 });
+  });
+
   it('sleeps until the reset on the injected clock, then lets the call go', async () => {
     const clock = createFakeClock(START);
     const limiter = memoryRateLimiter(clock);

@@ -19,6 +19,28 @@ function pacedSetup(bucket: { limit: number; windowMs: number }) {
 }
 
 describe('ManagementClient pacing (the default in-memory rateLimiter)', () => {
+  it('after an outage, the first answer opens the window as the server reports it: the calls that failed are not counted again', async () => {
+    const { clock, emulator } = pacedSetup({ limit: 10, windowMs: 60_000 });
+    let down = false;
+    const outageClient = new ManagementClient({
+      baseUrl: `${emulator.origin}/api/v2`,
+      ...emulator.credentials,
+      fetch: (input, init) => (down ? Promise.reject(new TypeError('fetch failed')) : emulator.handle(new Request(input, init))),
+      clock,
+      retry: { maxRetries: 0, maxDelayMs: 60_000 }, // no retry, but the limiter's waits
+    });
+    await outageClient.guardian.phone.getMessageTypes(); // the bucket known: 9 left
+    clock.advance(60_000); // that window has passed
+    down = true;
+    for (let call = 0; call < 15; call++)
+      await expect(outageClient.guardian.phone.getMessageTypes()).rejects.toHaveProperty('name', 'NetworkError');
+    down = false;
+    await outageClient.guardian.phone.getMessageTypes(); // the server: 9 of 10 left in its new window
+    clock.sleeps.length = 0;
+    for (let call = 0; call < 5; call++) await outageClient.guardian.phone.getMessageTypes();
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it('waits for the reset once `remaining` is used up, instead of collecting a 429', async () => {
     const { clock, emulator, management } = pacedSetup({ limit: 3, windowMs: 10_000 });
     const client = management();

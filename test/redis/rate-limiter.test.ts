@@ -209,6 +209,21 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     expect(clock.sleeps).toEqual([]);
   });
 
+  it('does not count calls that failed after the reset (an outage) against the first window after it', async () => {
+    const clock = createFakeClock();
+    const limiter = createRedisRateLimiter(redis.client, { clock });
+    for (let call = 0; call < 5; call++) {
+      await limiter.wait(KEY, undefined, WAIT);
+      await limiter.release?.(KEY, { sent: true }); // a network error: if the server counted it, its next answer says so
+    }
+    expect(await redis.command('HGET', KEY, 'taken')).toBe('0');
+    await limiter.wait(KEY, undefined, WAIT);
+    await limiter.update(KEY, { limit: 3, remaining: 2, reset: new Date(Date.now() + 30_000) });
+    expect(await redis.command('HGET', KEY, 'remaining')).toBe('2');
+    await limiter.wait(KEY, undefined, WAIT);
+    expect(clock.sleeps).toEqual([]);
+  });
+
   it('does not sleep a wait longer than maxDelayMs: the call goes, for the server’s 429 to decide', async () => {
     const clock = createFakeClock();
     const limiter = createRedisRateLimiter(redis.client, { clock });
