@@ -43,12 +43,15 @@ function toResetDate(value: string | null | undefined): Date | undefined {
 /**
  * The rate-limit state of a 429 that came without all three `X-RateLimit-*` headers:
  * the bucket is empty (`remaining` 0, `limit` 0 as unknown) until `X-RateLimit-Reset`
- * when it came alone (a proxy may drop the others; the retry loop waits for it
- * too), else `Retry-After` (delay-seconds or an HTTP date), else `now`.
+ * when it came alone (a proxy may drop the others), or `Retry-After` (delay-seconds
+ * or an HTTP date) when that is later or came alone, as the retry loop waits; else `now`.
  */
 export function rateLimitOfTooManyRequests(headers: Readonly<Record<string, string>>, now: number): RateLimit {
-  const reset = toResetDate(headers['x-ratelimit-reset']) ?? new Date(now + (parseRetryAfter(headers['retry-after'], now) ?? 0));
-  return { limit: 0, remaining: 0, reset };
+  const reset = toResetDate(headers['x-ratelimit-reset']);
+  const retryAfter = parseRetryAfter(headers['retry-after'], now);
+  const afterRetry = retryAfter === undefined ? undefined : now + retryAfter;
+  if (reset !== undefined && (afterRetry === undefined || reset.getTime() >= afterRetry)) return { limit: 0, remaining: 0, reset };
+  return { limit: 0, remaining: 0, reset: new Date(afterRetry ?? now) };
 }
 
 /** The three forms of an HTTP date (RFC 9110 §5.6.7): IMF-fixdate, RFC 850, asctime (whose time is UTC, unnamed). */

@@ -39,8 +39,9 @@ const RATE_LIMIT_JITTER_MS = 250;
 
 /**
  * The one retry loop of the SDK (on p-retry). It retries:
- * - 429 for every method, waiting until `X-RateLimit-Reset` (never earlier) plus a
- *   small jitter; without that header `Retry-After`; without both, exponential backoff;
+ * - 429 for every method, waiting until `X-RateLimit-Reset` (never earlier, nor
+ *   earlier than `Retry-After` when both came) plus a small jitter; without that
+ *   header `Retry-After`; without both, exponential backoff;
  * - network errors, timeouts and 502/503/504 for idempotent methods only.
  *
  * A wait the server asks for that is longer than `maxDelayMs` is not slept: the
@@ -122,11 +123,13 @@ export function retryWait(
   if (!retryable) return undefined;
   const now = context.clock.now();
   const reset = headerInteger(error.headers['x-ratelimit-reset']);
+  const retryAfter = parseRetryAfter(error.headers['retry-after'], now);
   if (error.status === 429 && reset !== undefined) {
-    const untilReset = Math.max(0, reset * 1000 - now);
+    // Never earlier than either: a reset already past on this clock (it runs ahead of the server's)
+    // leaves the wait to `Retry-After`, when there is one.
+    const untilReset = Math.max(0, reset * 1000 - now, retryAfter ?? 0);
     return { ms: untilReset + Math.floor(random() * RATE_LIMIT_JITTER_MS), mandatedMs: untilReset };
   }
-  const retryAfter = parseRetryAfter(error.headers['retry-after'], now);
   return retryAfter === undefined ? backoff : { ms: retryAfter, mandatedMs: retryAfter };
 }
 

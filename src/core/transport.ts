@@ -6,7 +6,7 @@ import { checkedHeaders } from './header-values.js';
 import { createHttpClient, type Exchange, exchange, type FetchLike, REDIRECT_REFUSED, readFailedResponse } from './http.js';
 import { checkCallTimeout, type RequestOptions, type ResponseInfo, retryPolicyFor } from './options.js';
 import { inheritsEnumerableMembers, ownProperties } from './own-properties.js';
-import { parseRateLimit } from './rate-limit.js';
+import { parseRateLimit, rateLimitOfTooManyRequests } from './rate-limit.js';
 import {
   MAYBE_SENT,
   memoryRateLimiter,
@@ -161,7 +161,7 @@ export class Transport {
       answer = await this.#send(request, callerHeaders, token, holdsSlot);
     }
     const { response, body } = answer;
-    if (!response.ok) throw toApiError(request, response, body, [token], this.#settings.baseUrl);
+    if (!response.ok) throw toApiError(request, response, body, [token], this.#settings);
     if (!this.#settings.validateResponses) return body as T;
     return request.check ? request.check(body, [token]) : validateResponse(request.schema, body, [token]);
   }
@@ -257,10 +257,21 @@ export class Transport {
 
 /**
  * Builds the `ApiError` of a non-2xx answer from its `{ statusCode, error, message, errorCode }`
- * body; of a redirect (not followed), from its status.
+ * body; of a redirect (not followed), from its status. A 429 without `X-RateLimit-*`
+ * headers gets its `rateLimit` from `Retry-After` on the client's clock.
  */
-function toApiError(request: ApiRequest<unknown>, response: Response, receivedBody: unknown, secrets: readonly string[], baseUrl: string) {
-  const failed = readFailedResponse(response, receivedBody, secrets);
+function toApiError(
+  request: ApiRequest<unknown>,
+  response: Response,
+  receivedBody: unknown,
+  secrets: readonly string[],
+  { baseUrl, clock }: TransportSettings,
+) {
+  const read = readFailedResponse(response, receivedBody, secrets);
+  const failed =
+    read.rateLimit === undefined && read.status === 429
+      ? { ...read, rateLimit: rateLimitOfTooManyRequests(read.headers, clock.now()) }
+      : read;
   const error = failed.member('error') ?? failed.statusText;
   const { body } = failed;
   // The Management API's `message`; else an OAuth-style `error_description` (a base URL that reaches the

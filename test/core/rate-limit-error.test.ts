@@ -1,6 +1,7 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManagementClient, RateLimitError } from '../../src/management/index.js';
+import { createFakeClock } from '../helpers/clock.js';
 import { API, DOMAIN, tokenEndpoint, useMswServer } from '../helpers/server.js';
 
 const server = useMswServer();
@@ -43,6 +44,27 @@ describe('RateLimitError.rateLimit', () => {
     vi.useFakeTimers({ now, toFake: ['Date'] });
     const error = await tooManyRequests({ 'retry-after': new Date(now + 120_000).toUTCString() });
     expect(error.rateLimit.reset).toEqual(new Date(now + 120_000));
+  });
+
+  it('takes Retry-After when it is later than an X-RateLimit-Reset that came alone (as the retry loop waits)', async () => {
+    vi.useFakeTimers({ now, toFake: ['Date'] });
+    const error = await tooManyRequests({ 'x-ratelimit-reset': String(now / 1000 - 2), 'retry-after': '30' });
+    expect(error.rateLimit).toEqual({ limit: 0, remaining: 0, reset: new Date(now + 30_000) });
+  });
+
+  it("reads Retry-After on the client's clock", async () => {
+    server.use(
+      http.get(`${API}/guardian/factors/phone/message-types`, () =>
+        HttpResponse.json(
+          { statusCode: 429, error: 'Too Many Requests', message: 'slow down' },
+          { status: 429, headers: { 'retry-after': '5' } },
+        ),
+      ),
+    );
+    const management = new ManagementClient({ domain: DOMAIN, token: 'token-1', retry: false, clock: createFakeClock(now) });
+    const error = await management.guardian.phone.getMessageTypes().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).rateLimit.reset).toEqual(new Date(now + 5_000));
   });
 
   it('resets now when the 429 has no header at all', async () => {

@@ -101,6 +101,13 @@ describe('withRetry on 429', () => {
     expect(clock.sleeps).toEqual([19_500]);
   });
 
+  it('waits for Retry-After when it is later than X-RateLimit-Reset (a reset already past on a clock that runs ahead)', async () => {
+    const clock = createFakeClock(NOW);
+    const { attempt } = failingThen(apiError(429, { ...rateLimitHeaders(-2), 'retry-after': '30' }));
+    await run(attempt, clock, { random: () => 0 });
+    expect(clock.sleeps).toEqual([30_000]);
+  });
+
   it('falls back to Retry-After in seconds', async () => {
     const clock = createFakeClock(NOW);
     const { attempt } = failingThen(apiError(429, { 'retry-after': '7' }));
