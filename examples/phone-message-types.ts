@@ -19,6 +19,8 @@ export default async function phoneMessageTypes(tenant: Tenant): Promise<void> {
 
   // A type the platform added later is read, but only known types can be written back.
   const known = before.message_types.filter((type): type is 'sms' | 'voice' => type === 'sms' || type === 'voice');
-  await management.guardian.phone.setMessageTypes({ message_types: known });
-  console.log(`Restored: ${before.message_types.join(', ') || 'none'}`);
+  const restored = await management.guardian.phone.setMessageTypes({ message_types: known });
+  console.log(`Restored: ${restored.message_types.join(', ') || 'none'}`);
+  const unwritable = before.message_types.filter((type) => !known.includes(type as 'sms' | 'voice'));
+  if (unwritable.length > 0) console.log(`Not restored (types this SDK cannot write): ${unwritable.join(', ')}`);
 }

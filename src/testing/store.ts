@@ -175,11 +175,12 @@ export class TenantStore implements EmulatorData, SeedTarget {
       ids: () => [...this.#modules.keys()],
     };
     this.actions = {
-      list: (moduleId) => [...this.#module(moduleId).actions.items],
+      // Copies in and out, as for invitations: what the emulator serves changes only through these methods.
+      list: (moduleId) => this.#module(moduleId).actions.items.map((usage) => structuredClone(usage)),
       add: (moduleId, ...actions) => {
         const added = actions.map(checkActionUsage);
         this.#module(moduleId).actions.items.push(...added);
-        return added;
+        return added.map((usage) => structuredClone(usage));
       },
       remove: (moduleId, actionId) => removeWhere(this.#module(moduleId).actions.items, (usage) => usage.action_id === actionId),
       clear: (moduleId) => {

@@ -214,3 +214,37 @@ describe('createTenantEmulator options', () => {
     expect(createTenantEmulator().credentials).toEqual({ clientId: 'emulator-m2m-client', clientSecret: 'emulator-m2m-client-secret' });
   });
 });
+
+describe('data.actions hands out copies, as data.invitations does', () => {
+  const usage = {
+    action_id: 'act_1',
+    action_name: 'Add roles',
+    module_version_id: 'modver_1',
+    module_version_number: 1,
+    supported_triggers: [{ id: 'post-login', version: 'v3' }],
+  };
+
+  async function served(emulator: ReturnType<typeof createTenantEmulator>): Promise<unknown> {
+    const token = await emulator.createAccessToken();
+    const response = await emulator.handle(
+      new Request(`${emulator.origin}/api/v2/actions/modules/mod_x/actions`, { headers: { authorization: `Bearer ${token}` } }),
+    );
+    return ((await response.json()) as { actions: unknown[] }).actions[0];
+  }
+
+  it('editing the record data.actions.add returned does not change what is served', async () => {
+    const emulator = createTenantEmulator({ seed: 'empty' });
+    emulator.data.modules.add('mod_x');
+    const [added] = emulator.data.actions.add('mod_x', usage);
+    (added as { module_version_number: unknown }).module_version_number = 'not-a-number';
+    expect(await served(emulator)).toMatchObject({ module_version_number: 1 });
+  });
+
+  it('editing a record of data.actions.list does not change what is served', async () => {
+    const emulator = createTenantEmulator({ seed: 'empty' });
+    emulator.data.modules.add('mod_x', { actions: [usage] });
+    const [listed] = emulator.data.actions.list('mod_x');
+    (listed as { action_name: unknown }).action_name = 42;
+    expect(await served(emulator)).toMatchObject({ action_name: 'Add roles' });
+  });
+});

@@ -21,7 +21,18 @@ import type { TenantEmulator } from '../emulator.js';
 export function createMswHandlers(emulator: Pick<TenantEmulator, 'origin' | 'handle'>): HttpHandler[] {
   // A pattern, not a path string: msw would read an IPv6 origin's brackets (`http://[::1]:8080`) as path syntax.
   const everyPath = new RegExp(`^${escapeRegExp(emulator.origin)}/`);
-  return [http.all(everyPath, ({ request }) => emulator.handle(request))];
+  return [
+    http.all(everyPath, async ({ request }) => {
+      try {
+        return await emulator.handle(request);
+      } catch (error) {
+        // A request its client gave up on (a timeout, an abort) during a scripted delay: nobody reads the
+        // answer, and msw would log the abort as an error of the handler.
+        if (request.signal.aborted) return Response.error();
+        throw error;
+      }
+    }),
+  ];
 }
 
 function escapeRegExp(text: string): string {

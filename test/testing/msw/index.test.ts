@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManagementClient, TimeoutError } from '../../../src/management/index.js';
 import { createTenantEmulator, SEED_IDS } from '../../../src/testing/index.js';
 import { createMswHandlers } from '../../../src/testing/msw/index.js';
 
@@ -58,5 +59,29 @@ describe('createMswHandlers with an IPv6 origin', () => {
   it('sends its requests to the emulator', async () => {
     expect((await fetch(`${emulator.origin}/.well-known/jwks.json`)).status).toBe(200);
     expect(emulator.requests).toHaveLength(1);
+  });
+});
+
+describe('createMswHandlers, a request given up on during a scripted delay', () => {
+  const emulator = createTenantEmulator({ domain: 'abort.emulator.test' });
+  const server = setupServer(...createMswHandlers(emulator));
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+
+  it('leaves msw nothing to report (no console.error), and the client its TimeoutError', async () => {
+    const management = new ManagementClient({ domain: emulator.domain, ...emulator.credentials });
+    await management.guardian.phone.getMessageTypes(); // the token fetched: nothing else pending
+    const errors: unknown[][] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+      errors.push(args);
+    });
+    try {
+      emulator.faults.next(1, { delayMs: 2_000 });
+      await expect(management.guardian.phone.getMessageTypes({ timeoutMs: 100, retry: false })).rejects.toBeInstanceOf(TimeoutError);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // msw reports after the handler settles
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors.map((args) => String(args[0]).slice(0, 120))).toEqual([]);
   });
 });
