@@ -2,7 +2,13 @@ import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../co
 import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
 import { type ClientCredentials, type MtlsOptions, resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
-import { type CommonClientOptions, type CommonSettings, isBrowser, resolveCommonOptions, type TenantLocation } from '../core/options.js';
+import {
+  type CommonClientOptions,
+  type CommonSettings,
+  isRealBrowser,
+  resolveCommonOptions,
+  type TenantLocation,
+} from '../core/options.js';
 import { ownProperties } from '../core/own-properties.js';
 import { type IdTokenSettings, type IdTokenSigningAlg, type IdTokenVerification, resolveIdTokenSettings } from './id-token.js';
 
@@ -109,6 +115,6 @@ export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClie
       'Pass the certificate-presenting fetch once, as `mtls.fetch` (every request of the client goes through it), not also as `fetch`',
     );
   }
-  const idToken = resolveIdTokenSettings(options, common.origin, credentials.clientId, isBrowser());
+  const idToken = resolveIdTokenSettings(options, common.origin, credentials.clientId, isRealBrowser());
   return { clientId: credentials.clientId, origin: common.origin, method: credentials.method, credentials, common, idToken };
 }

@@ -8,7 +8,7 @@ import type { TokenEndpointAuthMethod } from './client-authentication/types.js';
 import { ConfigurationError } from './errors.js';
 import { isSendableHeaderValue } from './header-values.js';
 import type { FetchLike } from './http.js';
-import { isBrowser } from './options.js';
+import { isRealBrowser } from './options.js';
 import { ownProperties } from './own-properties.js';
 
 /** How a `tls_client_auth` client presents its certificate: a certificate-presenting `fetch`, or the edge headers. */
@@ -67,33 +67,20 @@ const CREDENTIAL_NAMES = ['clientSecret', 'clientAssertionSigningKey', 'mtls'] a
  * `tokenEndpointAuthMethod` (inferred when left out: a secret → `client_secret_post`,
  * a signing key → `private_key_jwt`, `mtls` → `tls_client_auth`, none → `none`).
  * `accepted` lists the methods the calling client supports. Throws
- * `ConfigurationError` naming the problem, and in a browser (see `isBrowser`; not in
- * jsdom or happy-dom, test environments that run in Node) for every credential a
+ * `ConfigurationError` naming the problem, and in a browser (see `isRealBrowser`: not in
+ * jsdom or happy-dom, which run in Node) for every credential a
  * page must never hold: a client secret, a signing key, or the mTLS edge headers
  * (which carry the edge's `cname-api-key`).
  */
 export function resolveCredentials(options: CredentialOptions, accepted: readonly TokenEndpointAuthMethod[]): ClientCredentials {
   const credentials = decideCredentials(options, accepted);
-  if (holdsSecret(credentials) && shipsToBrowser()) {
+  if (holdsSecret(credentials) && isRealBrowser()) {
     const instead = accepted.includes('none')
       ? 'use a public client (client id only, with PKCE) in browser apps'
       : 'pass a `token` your backend obtained instead';
     throw new ConfigurationError(`A client secret, signing key or mTLS edge API key must never be shipped to a browser: ${instead}`);
   }
   return credentials;
-}
-
-/** A simulated DOM's user agent: jsdom's (`… jsdom/22.1.0`) or happy-dom's (`… HappyDOM/15.0.0`). */
-const SIMULATED_DOM = /\b(?:jsdom|HappyDOM)\//;
-
-/**
- * Whether credentials given here would reach users' browsers: the code runs in a
- * browser, and not in a simulated DOM (jsdom, happy-dom), where tests run in Node.
- */
-function shipsToBrowser(): boolean {
-  if (!isBrowser()) return false;
-  const userAgent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
-  return !(typeof userAgent === 'string' && SIMULATED_DOM.test(userAgent));
 }
 
 /** Whether the credentials hold a secret: anything but a client id alone or a certificate-presenting `fetch`. */

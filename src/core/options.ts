@@ -153,3 +153,18 @@ export function isBrowser(): boolean {
   const globals = globalThis as { document?: unknown; importScripts?: unknown };
   return typeof globals.document !== 'undefined' || typeof globals.importScripts === 'function';
 }
+
+/** A simulated DOM's user agent: jsdom's (`… jsdom/22.1.0`) or happy-dom's (`… HappyDOM/15.0.0`). */
+const SIMULATED_DOM = /\b(?:jsdom|HappyDOM)\//;
+
+/**
+ * Whether the code runs in a real browser: {@link isBrowser}, and not in a simulated
+ * DOM (jsdom, happy-dom), which runs in Node (tests, or a server that registers one
+ * globally). What browsers get by default (a public client, ID tokens checked
+ * without their signature) is decided on this.
+ */
+export function isRealBrowser(): boolean {
+  if (!isBrowser()) return false;
+  const userAgent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  return !(typeof userAgent === 'string' && SIMULATED_DOM.test(userAgent));
+}

@@ -643,6 +643,25 @@ describe('options', () => {
     expect((await validationError(client().oauth.authorizationCodeGrant(codeGrant))).claim).toBe('signature');
   });
 
+  it('under jsdom or happy-dom (a DOM simulated in Node: tests, or a server that registers one) the default stays the signature', async () => {
+    serveTokens(await idToken(claims(), { key: otherKey }));
+    serveJwks();
+    for (const userAgent of [
+      'Mozilla/5.0 (linux) AppleWebKit/537.36 (KHTML, like Gecko) jsdom/22.1.0',
+      'Mozilla/5.0 (X11; Linux x64) HappyDOM/15.0.0',
+    ]) {
+      vi.stubGlobal('document', {});
+      vi.stubGlobal('navigator', { userAgent });
+      try {
+        const simulated = client({ clientSecret: undefined });
+        const grant = { ...codeGrant, code_verifier: 'v'.repeat(43) };
+        expect((await validationError(simulated.oauth.authorizationCodeGrant(grant))).claim).toBe('signature');
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    }
+  });
+
   it('max_age must be a non-negative number', async () => {
     await expect(client().oauth.authorizationCodeGrant({ ...codeGrant, max_age: -5 })).rejects.toThrow('max_age');
     expect(requests).toHaveLength(0);
