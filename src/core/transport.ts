@@ -148,7 +148,9 @@ export class Transport {
       throw this.#releasedSlot(error, NOT_SENT, holdsSlot);
     }
     let answer = await this.#send(request, callerHeaders, token, holdsSlot);
-    // The refused token is never handed out again; the request is replayed once per call.
+    // The refused token is never handed out again; the request is replayed once per call. The replay's token
+    // is kept even when it is refused too (the fault is then not the token, and each token request counts
+    // against the tenant's quota): the next call sends it first.
     if (answer.response.status === 401 && tokens.reject(token) && !call.replayed) {
       call.replayed = true;
       const replay = this.#paced(signal, waitOptions, timeoutMs);

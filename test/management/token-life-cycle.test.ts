@@ -203,3 +203,31 @@ describe('code loaded on first use', () => {
     }
   });
 });
+
+describe.each([
+  ['a trailing newline', 'tok-1\n'],
+  ['a character above U+00FF', 'tok-1€'],
+])('a token endpoint that once issues a token with %s', (_name, bad) => {
+  it('fails that call with TokenRequestError and does not keep the token: the next call fetches a good one', async () => {
+    let issued = 0;
+    const sent: string[] = [];
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, () =>
+        HttpResponse.json({ access_token: ++issued === 1 ? bad : `tok-${issued}`, token_type: 'Bearer', expires_in: 86_400 }),
+      ),
+      http.get(`${API}/organizations/org_1/invitations`, ({ request }) => {
+        sent.push(request.headers.get('authorization') ?? '');
+        return HttpResponse.json([]);
+      }),
+    );
+    const management = new ManagementClient({ domain: DOMAIN, clientId: 'app', clientSecret: 'secret', clock: createFakeClock(1e12) });
+
+    const first = await management.organizations.invitations.list('org_1').catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(TokenRequestError);
+
+    // Not kept: the next call asks for another token.
+    await expect(management.organizations.invitations.list('org_1')).resolves.toEqual([]);
+    expect(issued).toBe(2);
+    expect(sent).toEqual(['Bearer tok-2']);
+  });
+});
