@@ -49,7 +49,8 @@ function toResetDate(value: string | null | undefined): Date | undefined {
 export function rateLimitOfTooManyRequests(headers: Readonly<Record<string, string>>, now: number): RateLimit {
   const reset = toResetDate(headers['x-ratelimit-reset']);
   const retryAfter = parseRetryAfter(headers['retry-after'], now);
-  const afterRetry = retryAfter === undefined ? undefined : now + retryAfter;
+  // A delay beyond what a date can hold (a server's nonsense) is no reset: no Invalid Date.
+  const afterRetry = retryAfter === undefined || Number.isNaN(new Date(now + retryAfter).getTime()) ? undefined : now + retryAfter;
   if (reset !== undefined && (afterRetry === undefined || reset.getTime() >= afterRetry)) return { limit: 0, remaining: 0, reset };
   return { limit: 0, remaining: 0, reset: new Date(afterRetry ?? now) };
 }

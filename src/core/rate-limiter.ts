@@ -142,16 +142,19 @@ export function takeFromBucket(state: BucketState, nowMs: number): number {
  * new window uncounted: one that has ended, if the server counted it at all, is in
  * the `remaining` of the new window's first answer, and counting it here too would
  * make the calls after an outage (every one failed, none answered) wait for the next
- * reset. (A call taken before the reset and released after it is counted as taken
- * since: one call too many may then go, and the server's 429 decides.)
+ * reset. A release after the reset is taken for one of the calls in flight when it
+ * passed while any remain (they are not among `taken`).
  */
 export function releaseFromBucket(state: BucketState | undefined, { sent }: RateLimiterReleaseOptions = MAYBE_SENT): void {
   if (state === undefined || state.pending === 0) return;
   state.pending--;
-  state.inFlightAtRoll = Math.min(state.inFlightAtRoll, state.pending);
   if (state.rolled) {
-    if (state.taken > 0) state.taken--;
+    // Taken for one of the calls in flight when the window passed, while there are such calls (as an
+    // answer is, in `afterStaleAnswer`): those were never among `taken`.
+    if (state.inFlightAtRoll > 0) state.inFlightAtRoll--;
+    else if (state.taken > 0) state.taken--;
   } else if (!sent) state.remaining = Math.min(state.limit, state.remaining + 1);
+  state.inFlightAtRoll = Math.min(state.inFlightAtRoll, state.pending);
 }
 
 /** {@link takeFromBucket} on the bucket of `key` in `buckets`, adding an unknown one when there is none. */

@@ -48,18 +48,22 @@ return 0`;
  * KEYS[1] the bucket; ARGV[1] 1 when the call may have reached the server, 0 when it
  * never left: a call counted in flight ended without a rate-limit answer
  * (`releaseFromBucket`). Before the reset, one that never left gives its slot back to
- * the window (up to `limit`); once the reset has passed, either leaves `taken`.
+ * the window (up to `limit`); once the reset has passed, either leaves the calls in
+ * flight when it passed (`in_flight_at_roll`) while any remain, else `taken`.
  */
 export const RELEASE_FROM_BUCKET = `local state = redis.call('HMGET', KEYS[1], 'pending', 'in_flight_at_roll', 'rolled', 'remaining', 'limit', 'taken')
 local pending = tonumber(state[1] or '0')
 if pending > 0 then
   pending = pending - 1
-  redis.call('HSET', KEYS[1], 'pending', pending, 'in_flight_at_roll', math.min(tonumber(state[2] or '0'), pending))
-  if ARGV[1] == '0' and state[3] == '0' then
-    redis.call('HSET', KEYS[1], 'remaining', math.min(tonumber(state[5] or '0'), tonumber(state[4] or '0') + 1))
+  local atRoll = tonumber(state[2] or '0')
+  if state[3] ~= '0' and atRoll > 0 then
+    atRoll = atRoll - 1
   elseif state[3] ~= '0' and tonumber(state[6] or '0') > 0 then
     redis.call('HINCRBY', KEYS[1], 'taken', -1)
+  elseif ARGV[1] == '0' and state[3] == '0' then
+    redis.call('HSET', KEYS[1], 'remaining', math.min(tonumber(state[5] or '0'), tonumber(state[4] or '0') + 1))
   end
+  redis.call('HSET', KEYS[1], 'pending', pending, 'in_flight_at_roll', math.min(atRoll, pending))
 end
 return 0`;
 

@@ -52,6 +52,15 @@ describe('RateLimitError.rateLimit', () => {
     expect(error.rateLimit).toEqual({ limit: 0, remaining: 0, reset: new Date(now + 30_000) });
   });
 
+  it.each([
+    ['15 digits', '99999999999999'],
+    ['400 digits (Infinity)', '9'.repeat(400)],
+  ])('keeps an X-RateLimit-Reset that came alone when Retry-After (%s) is beyond what a date holds', async (_, retryAfter) => {
+    vi.useFakeTimers({ now, toFake: ['Date'] });
+    const error = await tooManyRequests({ 'x-ratelimit-reset': String(now / 1000 + 30), 'retry-after': retryAfter });
+    expect(error.rateLimit.reset).toEqual(new Date(now + 30_000));
+  });
+
   it("reads Retry-After on the client's clock", async () => {
     server.use(
       http.get(`${API}/guardian/factors/phone/message-types`, () =>

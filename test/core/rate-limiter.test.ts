@@ -207,6 +207,15 @@ describe('memoryRateLimiter', () => {
     expect(updateBucket(bucket, rateLimit(49, START + 45_000, 50))).toMatchObject({ remaining: 49, pending: 0 });
   });
 
+  it('takes a call released after the reset for one of those in flight when it passed: the new window keeps its count', () => {
+    const state = updateBucket(unknownBucket(), rateLimit(10, START + 10_000, 10));
+    for (let call = 0; call < 3; call++) expect(takeFromBucket(state, START)).toBe(0); // in flight, old window
+    for (let call = 0; call < 10; call++) expect(takeFromBucket(state, START + 10_000)).toBe(0); // the new window's 10
+    expect(takeFromBucket(state, START + 10_000)).toBe(NEW_WINDOW_POLL_MS);
+    for (let call = 0; call < 3; call++) releaseFromBucket(state, { sent: true }); // the 3 old ones time out
+    expect(takeFromBucket(state, START + 10_100)).toBe(NEW_WINDOW_POLL_MS); // still 10 of the new window unanswered
+  });
+
   it('sleeps until the reset on the injected clock, then lets the call go', async () => {
     const clock = createFakeClock(START);
     const limiter = memoryRateLimiter(clock);

@@ -2,6 +2,7 @@ import { createRedisRateLimiter } from 'idplatform/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NEW_WINDOW_HOLD_MS, NEW_WINDOW_POLL_MS, NOT_SENT } from '../../src/core/rate-limiter.js';
 import { REDIS_RETRY_AFTER_MS } from '../../src/redis/fallback.js';
+import { RELEASE_FROM_BUCKET, TAKE_FROM_BUCKET } from '../../src/redis/scripts.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { type ConnectedRedisClient, REDIS_CLIENT_KINDS, redisClientKinds } from '../helpers/redis-clients.js';
 import { type RedisServer, startRedisServer } from '../helpers/redis-server.js';
@@ -222,6 +223,38 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisRateLimiter with a %s client', (ki
     expect(await redis.command('HGET', KEY, 'remaining')).toBe('2');
     await limiter.wait(KEY, undefined, WAIT);
     expect(clock.sleeps).toEqual([]);
+  });
+
+  it('takes a call released after the reset for one of those in flight when it passed: the new window keeps its count', async () => {
+    const take = async () =>
+      Number(await redis.command('EVAL', TAKE_FROM_BUCKET, '1', KEY, String(NEW_WINDOW_POLL_MS), String(NEW_WINDOW_HOLD_MS)));
+    // 3 calls in flight, taken from a window whose reset has just passed (Redis's time).
+    await redis.command(
+      'HSET',
+      KEY,
+      'limit',
+      '10',
+      'remaining',
+      '0',
+      'reset',
+      String(Date.now() - 1),
+      'rolled',
+      '0',
+      'taken',
+      '0',
+      'stale',
+      '0',
+      'in_flight_at_roll',
+      '0',
+      'pending',
+      '3',
+      'rolled_at',
+      '0',
+    );
+    for (let call = 0; call < 10; call++) expect(await take()).toBe(0); // the new window's 10
+    expect(await take()).toBe(NEW_WINDOW_POLL_MS);
+    for (let call = 0; call < 3; call++) await redis.command('EVAL', RELEASE_FROM_BUCKET, '1', KEY, '1'); // the 3 old ones time out
+    expect(await take()).toBe(NEW_WINDOW_POLL_MS); // still 10 of the new window unanswered
   });
 
   it('does not sleep a wait longer than maxDelayMs: the call goes, for the server’s 429 to decide', async () => {

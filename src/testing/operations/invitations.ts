@@ -1,4 +1,4 @@
-import { depthBounded } from '../../core/redaction.js';
+import { jsonText } from '../json-text.js';
 import { QueryReader } from '../query.js';
 import { json, managementError } from '../responses.js';
 import {
@@ -144,7 +144,7 @@ function valueAt(record: unknown, path: readonly string[]): unknown {
 function compare(a: unknown, b: unknown): number {
   if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? 1 : -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const [x, y] = [typeof a === 'string' ? a : JSON.stringify(depthBounded(a)), typeof b === 'string' ? b : JSON.stringify(depthBounded(b))];
+  const [x, y] = [typeof a === 'string' ? a : jsonText(a), typeof b === 'string' ? b : jsonText(b)];
   return x < y ? -1 : x > y ? 1 : 0;
 }
 

@@ -1,4 +1,4 @@
-import { depthBounded } from '../../core/redaction.js';
+import { jsonText } from '../json-text.js';
 import { QueryReader } from '../query.js';
 import { isBodyProblem, readRequestBody } from '../request-body.js';
 import { json, managementError } from '../responses.js';
@@ -57,7 +57,7 @@ function fromJson(value: unknown): unknown[] | string {
   if (extra.length > 0) return `Additional properties not allowed: ${extra.join(', ')}`;
   if (!('message_types' in value)) return 'Missing required property: message_types';
   const { message_types: types } = value;
-  return Array.isArray(types) ? types : `message_types must be an array (got ${JSON.stringify(depthBounded(types))})`;
+  return Array.isArray(types) ? types : `message_types must be an array (got ${jsonText(types)})`;
 }
 
 function fromForm(form: URLSearchParams): string[] | string {
@@ -75,8 +75,7 @@ function fromForm(form: URLSearchParams): string[] | string {
 function checkTypes(values: readonly unknown[]): PhoneMessageTypeRecord[] | string {
   const types: PhoneMessageTypeRecord[] = [];
   for (const [index, value] of values.entries()) {
-    if (!isPhoneMessageType(value))
-      return `message_types[${index}] must be one of ${TYPES.join(', ')} (got ${JSON.stringify(depthBounded(value))})`;
+    if (!isPhoneMessageType(value)) return `message_types[${index}] must be one of ${TYPES.join(', ')} (got ${jsonText(value)})`;
     if (types.includes(value)) return `message_types must not repeat a type ("${value}")`;
     types.push(value);
   }

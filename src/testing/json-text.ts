@@ -1,0 +1,13 @@
+/**
+ * `value` as JSON text for the emulator's messages and sort keys, whatever it holds:
+ * a value nested too deep for `JSON.stringify` (a request body may nest thousands of
+ * levels within its 64 KiB) gives a placeholder instead of a stack overflow, which
+ * the emulator would otherwise answer as a 500.
+ */
+export function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return '"(a value nested too deep to show)"';
+  }
+}
