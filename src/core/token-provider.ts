@@ -88,16 +88,33 @@ export function callerTokenProvider(source: TokenSource): TokenProvider {
   };
 }
 
-/** An in-memory {@link TokenCache} that forgets entries when their time is up. */
+/** How often, at most, {@link memoryTokenCache} drops the entries whose time is up (when a token is stored). */
+const EXPIRED_SWEEP_MS = 60_000;
+
+/**
+ * An in-memory {@link TokenCache} that forgets entries when their time is up: an
+ * expired entry is dropped when it is read, and all of them, at most once a minute,
+ * when a token is stored. A cache shared by the clients of many tenants (the Redis
+ * adapter's copy, say) keeps no expired token for good.
+ */
 export function memoryTokenCache(clock: Pick<Clock, 'now'>): TokenCache {
   const entries = new Map<string, { token: string; expiresAt: number }>();
+  let sweptAt = Number.NEGATIVE_INFINITY;
   return {
     get: (key) => {
       const entry = entries.get(key);
-      return entry && entry.expiresAt > clock.now() ? entry.token : undefined;
+      if (entry === undefined) return undefined;
+      if (entry.expiresAt > clock.now()) return entry.token;
+      entries.delete(key);
+      return undefined;
     },
     set: (key, token, ttlMs) => {
-      entries.set(key, { token, expiresAt: clock.now() + ttlMs });
+      const now = clock.now();
+      if (now - sweptAt >= EXPIRED_SWEEP_MS) {
+        sweptAt = now;
+        for (const [other, entry] of entries) if (entry.expiresAt <= now) entries.delete(other);
+      }
+      entries.set(key, { token, expiresAt: now + ttlMs });
     },
   };
 }

@@ -16,6 +16,9 @@ import { checkedCommandTimeout, DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from 
 import type { RedisAdapterOptions } from './options.js';
 import { RELEASE_FROM_BUCKET, TAKE_FROM_BUCKET, UPDATE_BUCKET } from './scripts.js';
 
+/** How often, at most, the limiter drops its local copies of buckets, and how long past their reset they are kept. */
+const LOCAL_BUCKET_SWEEP_MS = 60_000;
+
 /** Options of {@link createRedisRateLimiter}. */
 export interface RedisRateLimiterOptions extends RedisAdapterOptions {
   /** The clock this process sleeps with; for tests. Default: the system clock. */
@@ -44,6 +47,17 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
   const { prefix = '', commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS, clock = systemClock } = options ?? {}; // null: none
   const run = redisOrLocal(client, checkedCommandTimeout(commandTimeoutMs), clock);
   const local = new Map<string, BucketState>();
+  let sweptAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Drops, at most once a minute, the buckets Redis itself has dropped by now (a minute
+   * past their reset, see UPDATE_BUCKET) with no call in flight: a limiter shared by the
+   * clients of many tenants keeps no state of tenants gone quiet.
+   */
+  const sweepLocal = (now: number) => {
+    if (now - sweptAt < LOCAL_BUCKET_SWEEP_MS) return;
+    sweptAt = now;
+    for (const [key, bucket] of local) if (bucket.pending === 0 && now - bucket.resetMs > LOCAL_BUCKET_SWEEP_MS) local.delete(key);
+  };
   /**
    * Per key, the slots this process took from memory (Redis could not answer) and that
    * are not answered yet: their answers must not give Redis back a slot it never
@@ -86,6 +100,7 @@ export function createRedisRateLimiter(client: RedisClientLike, options: RedisRa
     // Answers are sent even while the adapter answers from memory after a failure (`cleanup`): dropped,
     // Redis would count their calls in flight until the key expires. Nobody awaits them (the call has its answer).
     async update(key, rateLimit) {
+      sweepLocal(clock.now());
       local.set(key, updateBucket(local.get(key), rateLimit));
       const { limit, remaining, reset } = rateLimit;
       const counted = answersLocalSlot(key) ? 0 : 1;
