@@ -154,12 +154,16 @@ export function isBrowser(): boolean {
   return typeof globals.document !== 'undefined' || typeof globals.importScripts === 'function';
 }
 
-/** A simulated DOM's user agent: jsdom's (`… jsdom/22.1.0`) or happy-dom's (`… HappyDOM/15.0.0`). */
-const SIMULATED_DOM = /\b(?:jsdom|HappyDOM)\//;
+/**
+ * The user agent of a DOM simulated on a server runtime: jsdom's (`… jsdom/22.1.0`),
+ * happy-dom's (`… HappyDOM/15.0.0`), or the runtime's own, which a DOM registered on
+ * its globals leaves in place (Node 21+ `Node.js/22`, `Deno/2.1.4`, `Bun/1.2.3`).
+ */
+const SIMULATED_DOM = /\b(?:jsdom|HappyDOM)\/|^(?:Node\.js|Deno|Bun)\//;
 
 /**
  * Whether the code runs in a real browser: {@link isBrowser}, and not in a simulated
- * DOM (jsdom, happy-dom), which runs in Node (tests, or a server that registers one
+ * DOM (jsdom, happy-dom) on a server runtime (tests, or a server that registers one
  * globally). What browsers get by default (a public client, ID tokens checked
  * without their signature) is decided on this.
  */

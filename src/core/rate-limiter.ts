@@ -50,8 +50,9 @@ export interface RateLimiterReleaseOptions {
    * it and its slot goes back to the window. `true`: it may have reached the server
    * (a network error, a timeout, an answer without rate-limit headers), so the slot
    * stays taken in the window the server reported. (Once that window's reset has
-   * passed, both leave the count of calls sent since: the new window's first answer
-   * holds whatever the server counted.) Left out: `true`.
+   * passed, both leave the count of calls in flight when it passed while any remain,
+   * else that of calls sent since: the new window's first answer holds whatever the
+   * server counted.) Left out: `true`.
    */
   readonly sent: boolean;
 }
