@@ -14,6 +14,7 @@ import {
 import { CompactSign, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { delay, HttpResponse, http } from 'msw';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { stubBrowser } from '../helpers/browser.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { DOMAIN, ORIGIN, recordRequests, useMswServer } from '../helpers/server.js';
 
@@ -629,7 +630,7 @@ describe('options', () => {
   it('in a browser, the default is claims only (no key fetch); Node defaults to the signature', async () => {
     serveTokens(await idToken(claims(), { key: otherKey }));
     const jwksFetches = serveJwks();
-    vi.stubGlobal('document', {});
+    stubBrowser('document', {});
     try {
       const browserClient = client({ clientSecret: undefined });
       const grant = { ...codeGrant, code_verifier: 'v'.repeat(43) };

@@ -1,6 +1,7 @@
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import { AuthenticationClient, type AuthenticationClientOptions, ConfigurationError } from '../../src/auth/index.js';
+import { stubBrowser } from '../helpers/browser.js';
 
 const base = { domain: 'tenant.test', clientId: 'app' };
 const edgeHeaders = {
@@ -63,7 +64,7 @@ describe('AuthenticationClient options', () => {
     ['a page (document)', 'document', {}],
     ['a Web Worker (importScripts)', 'importScripts', () => {}],
   ])('refuses a secret when running in a browser: %s', (_, global, value) => {
-    vi.stubGlobal(global, value);
+    stubBrowser(global, value);
     try {
       expect(() => new AuthenticationClient({ ...base, clientSecret: 's' })).toThrow('never be shipped to a browser');
       // The edge headers carry the edge's API key: a secret too.

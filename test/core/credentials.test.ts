@@ -4,6 +4,7 @@ import { AuthenticationClient } from '../../src/auth/index.js';
 import { resolveCredentials } from '../../src/core/credentials.js';
 import { ConfigurationError } from '../../src/core/errors.js';
 import { ManagementClient } from '../../src/management/index.js';
+import { stubBrowser } from '../helpers/browser.js';
 
 const domain = 'tenant.test';
 const edgeHeaders = { cnameApiKey: 'edge-api-key', clientCertificate: 'PEM', clientCertificateCaVerified: 'SUCCESS' };
@@ -38,7 +39,7 @@ describe('resolveCredentials', () => {
     ['a Web Worker (importScripts)', 'importScripts', () => {}],
   ])('in a browser: %s', (_, global, value) => {
     it('ManagementClient refuses a client secret and a signing key (they can mint tokens for the whole tenant)', async () => {
-      vi.stubGlobal(global, value);
+      stubBrowser(global, value);
       const pem = await exportPKCS8((await generateKeyPair('RS256', { extractable: true })).privateKey);
       for (const credential of [{ clientSecret: 's' }, { clientAssertionSigningKey: pem }]) {
         const create = () => new ManagementClient({ domain, clientId: 'c', ...credential });
@@ -60,14 +61,14 @@ describe('resolveCredentials', () => {
     });
 
     it('ManagementClient still takes a bearer token, and AuthenticationClient a client id alone', () => {
-      vi.stubGlobal(global, value);
+      stubBrowser(global, value);
       expect(() => new ManagementClient({ domain, token: 't' })).not.toThrow();
       expect(() => new ManagementClient({ domain, token: async () => 't' })).not.toThrow();
       expect(() => new AuthenticationClient({ domain, clientId: 'c' })).not.toThrow();
     });
 
     it('resolveCredentials refuses every credential that holds a secret, for either client', () => {
-      vi.stubGlobal(global, value);
+      stubBrowser(global, value);
       const refused = [{ clientSecret: 's' }, { clientAssertionSigningKey: { kty: 'RSA', d: 'x' } }, { mtls: { edgeHeaders } }];
       for (const credential of refused) {
         expect(() =>
