@@ -134,15 +134,15 @@ export class ActionModules {
    * are not checked before sending (the platform grants action reads with `read:actions`).
    */
   async listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
-    const id = validateParams(ActionModuleIdSchema, moduleId);
-    return this.#page(id, validateParams(ListModuleActionsParamsSchema, params), options);
+    const path = actionsPathOf(moduleId);
+    return this.#page(path, validateParams(ListModuleActionsParamsSchema, params), options);
   }
 
   /** One page, its parameters checked by the caller (the iterator asks for the page size a server serves, even over 100). */
-  #page(id: string, query: ListModuleActionsParams, options: RequestOptions | undefined): Promise<ActionModuleUsagePage> {
+  #page(path: string, query: ListModuleActionsParams, options: RequestOptions | undefined): Promise<ActionModuleUsagePage> {
     return this.#transport.request({
       method: 'GET',
-      path: encodePath`actions/modules/${id}/actions`,
+      path,
       query,
       schema: ActionModuleUsagePageSchema,
       options,
@@ -160,7 +160,8 @@ export class ActionModules {
     params: IterateModuleActionsParams = {},
     options?: RequestOptions,
   ): AsyncIterableIterator<ActionModuleUsage> {
-    const id = validateParams(ActionModuleIdSchema, moduleId);
+    // The path is built here: an id `encodePath` refuses (`..`) fails the call, not its first `next()`.
+    const path = actionsPathOf(moduleId);
     const { per_page = DEFAULT_MODULE_ACTIONS_PER_PAGE, page, onPage } = validateParams(IterateModuleActionsParamsSchema, params);
     return iteratePages<ActionModuleUsage>({
       perPage: per_page,
@@ -169,10 +170,15 @@ export class ActionModules {
       fetchPage: async (page, size) => {
         // The answer's `per_page` is the page size the server used: a server that caps it is placed right.
         // Its `page` says which page it served: a server that ignores `page` is caught, not read as new records.
-        const answer = await this.#page(id, { page, per_page: size }, options);
+        const answer = await this.#page(path, { page, per_page: size }, options);
         const { actions, total, per_page: servedPerPage } = answer;
         return { items: actions, total, servedPerPage, servedPage: answer.page };
       },
     });
   }
+}
+
+/** The path of a module's actions, `moduleId` checked (`RequestValidationError`) and encoded. */
+function actionsPathOf(moduleId: string): string {
+  return encodePath`actions/modules/${validateParams(ActionModuleIdSchema, moduleId)}/actions`;
 }

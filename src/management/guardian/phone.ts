@@ -32,9 +32,12 @@ type _PhoneMessageTypesMatchSchema = Assert<IsExactly<PhoneMessageTypes, KnownMe
 
 /** The body of `PUT /guardian/factors/phone/message-types`: the whole list, `sms`/`voice`, no duplicates; empty disables both. */
 export const SetPhoneMessageTypesParamsSchema = z.strictObject({
-  message_types: z
-    .array(z.enum(['sms', 'voice'], "message_types may hold only 'sms' and 'voice'"))
-    .check(z.refine((types) => new Set(types).size === types.length, 'message_types must not repeat a type')),
+  // Read only: a `readonly` list (`['sms', 'voice'] as const`) is as good a body as any.
+  message_types: z.readonly(
+    z
+      .array(z.enum(['sms', 'voice'], "message_types may hold only 'sms' and 'voice'"))
+      .check(z.refine((types) => new Set(types).size === types.length, 'message_types must not repeat a type')),
+  ),
 });
 
 /** The body of `guardian.phone.setMessageTypes`. */

@@ -132,10 +132,12 @@ export type OrganizationInvitationField = keyof OrganizationInvitation;
 export const ORGANIZATION_INVITATION_FIELDS = Object.keys(OrganizationInvitationSchema.def.shape) as OrganizationInvitationField[];
 
 /**
- * The order of a list of invitations: an invitation field (or a member of one, as
- * `invitee.email`), ascending (`created_at:1`) or descending (`created_at:-1`).
+ * The order of a list of invitations: an invitation field, or a member of one that
+ * has members (`inviter.name`, `invitee.email`, any member of `app_metadata` or
+ * `user_metadata`), ascending (`created_at:1`) or descending (`created_at:-1`).
  */
-export type OrganizationInvitationSort = `${OrganizationInvitationField}${'' | `.${string}`}:${1 | -1}`;
+export type OrganizationInvitationSort =
+  `${OrganizationInvitationField | 'inviter.name' | 'invitee.email' | `${'app_metadata' | 'user_metadata'}.${string}`}:${1 | -1}`;
 
 // ── Parameter rules (spec sections 4.1 and 8) ────────────────────────────────
 
@@ -151,10 +153,24 @@ export const OrganizationIdSchema = z
   .check(z.minLength(1, 'organization id must not be empty'), z.maxLength(50, 'organization id must be at most 50 characters'));
 
 const knownFields = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
-const SORT_FORM = /^([A-Za-z_]\w*)(\.\w+)*:-?1$/;
+const SORT_FORM = /^([A-Za-z_]\w*)((?:\.\w+)*):-?1$/;
+/** The members a sort may name, by field: the invitation's objects (free-form metadata: any member, at any depth). */
+const SORTABLE_MEMBERS: Readonly<Record<string, readonly string[] | 'any'>> = {
+  inviter: ['.name'],
+  invitee: ['.email'],
+  app_metadata: 'any',
+  user_metadata: 'any',
+};
+/** Whether `value` is a sort: `field:±1` with an invitation field, or a member it has. */
+function isSort(value: unknown): boolean {
+  const [, field = '', members = ''] = (typeof value === 'string' && SORT_FORM.exec(value)) || [];
+  if (!knownFields.has(field)) return false;
+  const sortable = SORTABLE_MEMBERS[field];
+  return members === '' || sortable === 'any' || (sortable?.includes(members) ?? false);
+}
 const sort = z.custom<OrganizationInvitationSort>(
-  (value) => typeof value === 'string' && knownFields.has(SORT_FORM.exec(value)?.[1] ?? ''),
-  `sort must have the form "field:1" (ascending) or "field:-1" (descending), with an invitation field (${ORGANIZATION_INVITATION_FIELDS.join(', ')}) or a member of one (invitee.email)`,
+  isSort,
+  `sort must have the form "field:1" (ascending) or "field:-1" (descending), with an invitation field (${ORGANIZATION_INVITATION_FIELDS.join(', ')}) or a member of one (inviter.name, invitee.email, app_metadata.*, user_metadata.*)`,
 );
 const fields = z
   .string()
@@ -285,7 +301,8 @@ export class OrganizationInvitations {
     params: IterateOrganizationInvitationsParams = {},
     options?: RequestOptions,
   ): AsyncIterableIterator<OrganizationInvitation> {
-    const id = validateParams(OrganizationIdSchema, organizationId);
+    // The path is built here: an id `encodePath` refuses (`..`) fails the call, not its first `next()`.
+    const path = encodePath`organizations/${validateParams(OrganizationIdSchema, organizationId)}/invitations`;
     const {
       onLimit = 'throw',
       per_page = DEFAULT_INVITATIONS_PER_PAGE,
@@ -302,7 +319,7 @@ export class OrganizationInvitations {
       defaultSort: DEFAULT_INVITATIONS_SORT,
       fields: query.fields,
       includeFields: query.include_fields,
-      fetchPage: (query) => this.#page(id, query, options),
+      fetchPage: (query) => this.#page(path, query, options),
     });
   }
 
@@ -312,10 +329,10 @@ export class OrganizationInvitations {
    * caps `per_page` is told apart from the last page (no record is lost, and no extra
    * request is made). A plain array (a server that ignores `include_totals`) is read too.
    */
-  async #page(id: string, query: WindowedPageQuery, options: RequestOptions | undefined) {
+  async #page(path: string, query: WindowedPageQuery, options: RequestOptions | undefined) {
     const answer = await this.#transport.request({
       method: 'GET',
-      path: encodePath`organizations/${id}/invitations`,
+      path,
       query: { ...query, include_totals: true },
       schema: IteratedPageSchema,
       scope: SCOPE,

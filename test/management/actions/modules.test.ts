@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManagementClient, ResponseValidationError } from '../../../src/management/index.js';
+import { ManagementClient, RequestValidationError, ResponseValidationError } from '../../../src/management/index.js';
 
 /** A client whose every API request is answered by `answer(page, perPage)` (JSON 200); `calls` records the queries. */
 function scripted(answer: (page: number, perPage: number) => unknown) {
@@ -50,5 +50,13 @@ describe('actions.modules.iterateActions against servers that page their own way
     expect(seen).toEqual(all.slice(0, 50));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
+  });
+});
+
+describe('iterateActions checks the module id when it is called', () => {
+  it.each(['.', '..', 'a\ud800b'])('iterateActions(%j) throws RequestValidationError before any next()', (id) => {
+    const { management, calls } = scripted(() => ({ actions: [], total: 0, page: 0, per_page: 50 }));
+    expect(() => management.actions.modules.iterateActions(id)).toThrow(RequestValidationError);
+    expect(calls).toHaveLength(0);
   });
 });

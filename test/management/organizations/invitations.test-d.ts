@@ -34,3 +34,26 @@ describe('organizations.invitations.list overloads', () => {
     expectTypeOf(invitations().iterate('org_1')).toEqualTypeOf<AsyncIterableIterator<OrganizationInvitation>>();
   });
 });
+
+describe('organizations.invitations sort', () => {
+  it('names an invitation field, or a member of one that has members', () => {
+    invitations().list('org_1', { sort: 'created_at:-1' });
+    invitations().list('org_1', { sort: 'invitee.email:1' });
+    invitations().list('org_1', { sort: 'app_metadata.plan:1' });
+    // @ts-expect-error created_at has no members
+    invitations().list('org_1', { sort: 'created_at.x:1' });
+    // @ts-expect-error invitee has no member emial
+    invitations().list('org_1', { sort: 'invitee.emial:1' });
+  });
+});
+
+describe('guardian.phone.setMessageTypes', () => {
+  it('takes a read-only list', () => {
+    const both = ['sms', 'voice'] as const;
+    management.guardian.phone.setMessageTypes({ message_types: both });
+    const list: readonly ('sms' | 'voice')[] = ['sms'];
+    management.guardian.phone.setMessageTypes({ message_types: list });
+    // @ts-expect-error only sms and voice
+    management.guardian.phone.setMessageTypes({ message_types: ['push'] });
+  });
+});

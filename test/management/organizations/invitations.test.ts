@@ -102,6 +102,8 @@ describe('organizations.invitations.list', () => {
     ['the last page inside the window, (page + 1) * per_page = 1000', { page: 9, per_page: 100 }],
     ['page 19 with the default 50 per page', { page: 19 }],
     ['sort field:-1', { sort: 'expires_at:-1' }],
+    ['sort by a member of an object field', { sort: 'invitee.email:1' }],
+    ['sort by any member of metadata', { sort: 'app_metadata.plan.tier:-1' }],
     ['empty fields (all fields)', { fields: '' }],
   ];
   it.each(accepted)('accepts %s', async (_, params) => {
@@ -128,6 +130,9 @@ describe('organizations.invitations.list', () => {
     ['page 20 with the default 50 per page', 'org_1', { page: 20 }, 'Requesting page exceeds the allowed maximum of 1000 records'],
     ['a sort without an order', 'org_1', { sort: 'created_at' }, 'sort must have the form'],
     ['a sort order of 2', 'org_1', { sort: 'created_at:2' }, 'sort must have the form'],
+    ['a sort by a member of a field without members', 'org_1', { sort: 'created_at.x:1' }, 'sort must have the form'],
+    ['a sort by a member an object field lacks', 'org_1', { sort: 'invitee.emial:1' }, 'sort must have the form'],
+    ['a sort by a member of a member', 'org_1', { sort: 'inviter.name.first:-1' }, 'sort must have the form'],
     ['an unknown field', 'org_1', { fields: 'id,password' }, 'fields must be a comma-separated list of invitation fields'],
     ['a non-boolean include_fields', 'org_1', { include_fields: 'yes' }, 'include_fields must be a boolean'],
     ['an unknown parameter', 'org_1', { perPage: 5 }, 'unknown key "perPage"'],
@@ -333,5 +338,13 @@ describe('iterate, with a sort value nested deeper than any error keeps', () => 
     for await (const _ of management.organizations.invitations.iterate('org_1', { per_page: 100, sort: 'app_metadata.rank:1' })) yielded++;
     // The first and last keys of the probe differ (a deep list against 1), so nothing lies past the window.
     expect(yielded).toBe(1000);
+  });
+});
+
+describe('iterate checks the organization id when it is called', () => {
+  it.each(['.', '..', 'a\ud800b'])('iterate(%j) throws RequestValidationError before any next()', (id) => {
+    const management = client();
+    expect(() => management.organizations.invitations.iterate(id)).toThrow(RequestValidationError);
+    expect(requests).toHaveLength(0);
   });
 });
