@@ -169,6 +169,8 @@ const SIMULATED_DOM = /\b(?:jsdom|HappyDOM)\/|^(?:Node\.js|Deno|Bun)\//;
  */
 export function isRealBrowser(): boolean {
   if (!isBrowser()) return false;
+  // Every page and worker of a browser has a navigator; Node 20 has none, which a DOM registered on its
+  // globals without one (`globalThis.document = dom.window.document`) leaves so.
   const userAgent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
-  return !(typeof userAgent === 'string' && SIMULATED_DOM.test(userAgent));
+  return typeof userAgent === 'string' && !SIMULATED_DOM.test(userAgent);
 }

@@ -1,4 +1,4 @@
-import { isBrowser } from './options.js';
+import { isRealBrowser } from './options.js';
 
 /** The JavaScript runtimes the SDK names in its `User-Agent`, e.g. `bun/1.4.5`. */
 interface RuntimeGlobals {
@@ -12,10 +12,11 @@ interface RuntimeGlobals {
  * The runtime as `name/version` for the `User-Agent` header: `bun/…`, `deno/…`,
  * `workerd` (Cloudflare Workers, which hide their version) or `node/…`. Bun and Deno
  * are checked before Node because both also set `process.versions.node`. `undefined`
- * in browsers (they do not let scripts set `User-Agent`) and in unknown runtimes.
+ * in real browsers (they do not let scripts set `User-Agent`; a DOM simulated on a
+ * server runtime does not count) and in unknown runtimes.
  */
 export function runtimeName(globals: RuntimeGlobals = globalThis as RuntimeGlobals): string | undefined {
-  if (isBrowser()) return undefined;
+  if (isRealBrowser()) return undefined;
   if (typeof globals.Bun?.version === 'string') return `bun/${globals.Bun.version}`;
   if (typeof globals.Deno?.version?.deno === 'string') return `deno/${globals.Deno.version.deno}`;
   if (globals.navigator?.userAgent === 'Cloudflare-Workers') return 'workerd';

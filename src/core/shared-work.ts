@@ -29,6 +29,12 @@ export class SharedWork<T> {
   /** What the work brings; rejections are handled here, whoever waits. */
   readonly result: Promise<T>;
   readonly #giveUp = new AbortController();
+  /**
+   * Whether `#giveUp` was aborted, kept apart from it: workerd ties a controller to the
+   * request that made it, and touching it from another (a client kept at module scope,
+   * used by the next request) throws.
+   */
+  #givenUp = false;
   #waiting = 0;
   #settled = false;
 
@@ -43,12 +49,12 @@ export class SharedWork<T> {
 
   /** Whether every call gave the work up before it ended (it may have ended since). */
   get givenUp(): boolean {
-    return this.#giveUp.signal.aborted;
+    return this.#givenUp;
   }
 
   /** Whether every call gave the work up before it ended, and it has not ended yet: it starts nothing more. */
   get abandoned(): boolean {
-    return this.#giveUp.signal.aborted && !this.#settled;
+    return this.#givenUp && !this.#settled;
   }
 
   /**
@@ -78,7 +84,12 @@ export class SharedWork<T> {
     const leave = () => {
       this.#waiting--;
       if (this.#waiting === 0 && !this.#settled) {
-        this.#giveUp.abort(new DOMException('Every call waiting for this work gave it up', 'AbortError'));
+        this.#givenUp = true;
+        try {
+          this.#giveUp.abort(new DOMException('Every call waiting for this work gave it up', 'AbortError'));
+        } catch {
+          // workerd, from a request other than the one that started the work: that one has ended, and its work with it.
+        }
       }
     };
     waited.then(leave, leave);

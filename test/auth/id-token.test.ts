@@ -647,8 +647,10 @@ describe('options', () => {
   it('under jsdom or happy-dom (a DOM simulated in Node: tests, or a server that registers one) the default stays the signature', async () => {
     serveTokens(await idToken(claims(), { key: otherKey }));
     serveJwks();
-    // jsdom's and happy-dom's own user agents, and the runtime's, which a DOM registered on its globals leaves in place.
+    // No navigator at all (Node 20, a DOM registered as `document` alone), jsdom's and happy-dom's own user
+    // agents, and the runtime's, which a DOM registered on its globals leaves in place.
     for (const userAgent of [
+      undefined,
       'Mozilla/5.0 (linux) AppleWebKit/537.36 (KHTML, like Gecko) jsdom/22.1.0',
       'Mozilla/5.0 (X11; Linux x64) HappyDOM/15.0.0',
       'Node.js/22',
@@ -656,7 +658,7 @@ describe('options', () => {
       'Bun/1.2.3',
     ]) {
       vi.stubGlobal('document', {});
-      vi.stubGlobal('navigator', { userAgent });
+      vi.stubGlobal('navigator', userAgent === undefined ? undefined : { userAgent });
       try {
         const simulated = client({ clientSecret: undefined });
         const grant = { ...codeGrant, code_verifier: 'v'.repeat(43) };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runtimeName } from '../../src/core/runtime.js';
+import { stubBrowser } from '../helpers/browser.js';
 
 describe('runtimeName', () => {
   afterEach(() => {
@@ -23,7 +24,15 @@ describe('runtimeName', () => {
 
   it('names nothing in a browser or in a runtime it does not know', () => {
     expect(runtimeName({ navigator: { userAgent: 'Mozilla/5.0' } })).toBeUndefined();
-    vi.stubGlobal('document', {});
+    stubBrowser('document', {});
     expect(runtimeName()).toBeUndefined();
+  });
+
+  it('names the runtime under a DOM registered on its globals (it keeps no navigator, or its own)', () => {
+    vi.stubGlobal('document', {});
+    for (const navigator of [undefined, { userAgent: 'Node.js/24' }]) {
+      vi.stubGlobal('navigator', navigator);
+      expect(runtimeName()).toMatch(/^node\//);
+    }
   });
 });

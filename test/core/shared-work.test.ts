@@ -135,3 +135,50 @@ describe('SharedWork', () => {
     }
   });
 });
+
+describe('SharedWork in workerd, used by a request other than the one that started it', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('reads whether it was given up without touching its controller, which workerd ties to that request', async () => {
+    // workerd's controllers, once the request that made them has ended: touching them throws.
+    let ended = false;
+    const crossRequest = () => new Error('Cannot perform I/O on behalf of a different request');
+    const NativeController = AbortController;
+    class RequestBoundController {
+      readonly #controller = new NativeController();
+      get signal(): AbortSignal {
+        const { signal } = this.#controller;
+        return new Proxy(signal, {
+          get: (target, property) => {
+            if (ended && property === 'aborted') throw crossRequest();
+            const value = Reflect.get(target, property, target);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      }
+      abort(reason?: unknown) {
+        if (ended) throw crossRequest();
+        this.#controller.abort(reason);
+      }
+    }
+    vi.stubGlobal('AbortController', RequestBoundController);
+    const outcome = deferred<string>();
+    const work = new SharedWork(() => outcome.promise);
+    vi.unstubAllGlobals();
+    ended = true; // the next request uses the work
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      expect(work.givenUp).toBe(false);
+      await leave(work);
+      expect(work.givenUp).toBe(true);
+      expect(work.abandoned).toBe(true);
+      await turn();
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+});
