@@ -78,7 +78,16 @@ function currentKeySet(context: IdTokenValidationContext): CachedKeySet {
   if (context.preparedKeySet !== undefined) return context.preparedKeySet as CachedKeySet;
   const cached = cache.get(context.settings);
   if (cached === undefined || context.now - cached.fetchedAt >= KEY_SET_MAX_AGE_SEC) return fetchKeySet(context);
-  return cached.fetch.abandoned ? fetchKeySet(context, cached) : cached;
+  return carriedOn(context, cached);
+}
+
+/**
+ * `entry`, or, when every call gave its fetch up before it ended, the fetch that takes
+ * it over (see `SharedWork.continued`), in the same place (`rotation`: a refetch after
+ * a key rotation, cached once it succeeds).
+ */
+function carriedOn(context: IdTokenValidationContext, entry: CachedKeySet, rotation = false): CachedKeySet {
+  return entry.fetch.abandoned ? fetchKeySet(context, entry, rotation) : entry;
 }
 
 /**
@@ -136,12 +145,12 @@ function keySetAfterRotation(context: IdTokenValidationContext, entry: CachedKey
   const { settings, now } = context;
   const latest = cache.get(settings);
   if (latest !== undefined && latest !== entry && latest.fetchedAt >= entry.fetchedAt) {
-    return latest.fetch.abandoned ? fetchKeySet(context, latest) : latest;
+    return carriedOn(context, latest);
   }
   const rotation = rotations.get(settings);
   let lastFetchAt = entry.fetchedAt;
   if (rotation !== undefined && rotation !== entry && rotation.fetchedAt >= entry.fetchedAt) {
-    if (!rotation.failed) return rotation.fetch.abandoned ? fetchKeySet(context, rotation, true) : rotation;
+    if (!rotation.failed) return carriedOn(context, rotation, true);
     lastFetchAt = rotation.fetchedAt;
   }
   return now - lastFetchAt < REFETCH_COOLDOWN_SEC ? undefined : fetchKeySet(context, undefined, true);

@@ -193,19 +193,16 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     try {
       const { giveUp, resumeAfter } = shared;
       issued = await fetchToken({ giveUp, resumeAfter: requestFailureOf(resumeAfter) });
+      // Neither kept nor handed out: no request could send it, so no 401 would ever replace it.
+      if (!isSendableHeaderValue(issued.accessToken)) {
+        throw new TypeError(
+          'The token endpoint issued an access token an Authorization header cannot carry (a newline, or a character beyond Latin-1)',
+        );
+      }
     } catch (error) {
       // A holder without a token gives the lock back, so that the next caller need not wait for it to expire.
       if (holdsLock) await releaseTokenLock(cache, cacheKey);
       throw new TokenRequestError(error);
-    }
-    // Neither kept nor handed out: no request could send it, so no 401 would ever replace it.
-    if (!isSendableHeaderValue(issued.accessToken)) {
-      if (holdsLock) await releaseTokenLock(cache, cacheKey);
-      throw new TokenRequestError(
-        new TypeError(
-          'The token endpoint issued an access token an Authorization header cannot carry (a newline, or a character beyond Latin-1)',
-        ),
-      );
     }
     const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
     const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);

@@ -145,16 +145,6 @@ export function resolveCommonOptions(
 }
 
 /**
- * Whether the code runs in a browser: a page (a `document` exists) or a browser's
- * dedicated, shared or service worker (`importScripts` exists, which the workers of
- * server runtimes, Node, Deno, Bun and workerd, do not have).
- */
-export function isBrowser(): boolean {
-  const globals = globalThis as { document?: unknown; importScripts?: unknown };
-  return typeof globals.document !== 'undefined' || typeof globals.importScripts === 'function';
-}
-
-/**
  * The user agent of a DOM simulated on a server runtime: jsdom's (`… jsdom/22.1.0`),
  * happy-dom's (`… HappyDOM/15.0.0`), or the runtime's own, which a DOM registered on
  * its globals leaves in place (Node 21+ `Node.js/22`, `Deno/2.1.4`, `Bun/1.2.3`).
@@ -162,15 +152,18 @@ export function isBrowser(): boolean {
 const SIMULATED_DOM = /\b(?:jsdom|HappyDOM)\/|^(?:Node\.js|Deno|Bun)\//;
 
 /**
- * Whether the code runs in a real browser: {@link isBrowser}, and not in a simulated
- * DOM (jsdom, happy-dom) on a server runtime (tests, or a server that registers one
+ * Whether the code runs in a real browser: a page (a `document` exists) or a browser's
+ * dedicated, shared or service worker (`importScripts` exists, which the workers of
+ * server runtimes, Node, Deno, Bun and workerd, do not have), and not a DOM simulated
+ * on a server runtime (jsdom, happy-dom: tests, or a server that registers one
  * globally). What browsers get by default (a public client, ID tokens checked
- * without their signature) is decided on this.
+ * without their signature, no `User-Agent` of the SDK's) is decided on this.
  */
 export function isRealBrowser(): boolean {
-  if (!isBrowser()) return false;
+  const globals = globalThis as { document?: unknown; importScripts?: unknown; navigator?: { userAgent?: unknown } };
+  if (typeof globals.document === 'undefined' && typeof globals.importScripts !== 'function') return false;
   // Every page and worker of a browser has a navigator; Node 20 has none, which a DOM registered on its
   // globals without one (`globalThis.document = dom.window.document`) leaves so.
-  const userAgent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  const userAgent = globals.navigator?.userAgent;
   return typeof userAgent === 'string' && !SIMULATED_DOM.test(userAgent);
 }

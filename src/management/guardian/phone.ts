@@ -32,7 +32,7 @@ type _PhoneMessageTypesMatchSchema = Assert<IsExactly<PhoneMessageTypes, KnownMe
 
 /** The body of `PUT /guardian/factors/phone/message-types`: the whole list, `sms`/`voice`, no duplicates; empty disables both. */
 export const SetPhoneMessageTypesParamsSchema = z.strictObject({
-  // Read only: a `readonly` list (`['sms', 'voice'] as const`) is as good a body as any.
+  // Read only: a `readonly` list (`['sms', 'voice'] as const`) is as good a body as a mutable one.
   message_types: z.readonly(
     z
       .array(z.enum(['sms', 'voice'], "message_types may hold only 'sms' and 'voice'"))

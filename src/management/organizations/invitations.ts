@@ -154,7 +154,7 @@ export const OrganizationIdSchema = z
 
 const knownFields = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
 const SORT_FORM = /^([A-Za-z_]\w*)((?:\.\w+)*):-?1$/;
-/** The members a sort may name, by field: the invitation's objects (free-form metadata: any member, at any depth). */
+/** The members a sort may name, by field: the invitation's objects (free-form metadata: every member, at every depth). */
 const SORTABLE_MEMBERS: Readonly<Record<string, readonly string[] | 'any'>> = {
   inviter: ['.name'],
   invitee: ['.email'],
@@ -277,7 +277,7 @@ export class OrganizationInvitations {
     const query = validateParams(ListOrganizationInvitationsParamsSchema, params);
     return this.#transport.request<OrganizationInvitation[] | OrganizationInvitationPage>({
       method: 'GET',
-      path: encodePath`organizations/${id}/invitations`,
+      path: invitationsPathOf(id),
       query: { ...query, fields: query.fields || undefined },
       schema: query.include_totals ? OrganizationInvitationPageSchema : OrganizationInvitationListSchema,
       scope: SCOPE,
@@ -302,7 +302,7 @@ export class OrganizationInvitations {
     options?: RequestOptions,
   ): AsyncIterableIterator<OrganizationInvitation> {
     // The path is built here: an id `encodePath` refuses (`..`) fails the call, not its first `next()`.
-    const path = encodePath`organizations/${validateParams(OrganizationIdSchema, organizationId)}/invitations`;
+    const path = invitationsPathOf(validateParams(OrganizationIdSchema, organizationId));
     const {
       onLimit = 'throw',
       per_page = DEFAULT_INVITATIONS_PER_PAGE,
@@ -348,3 +348,8 @@ export class OrganizationInvitations {
 
 /** What an iterator's page request answers: the `include_totals` page, or a plain array from a server that ignores it. */
 const IteratedPageSchema = z.union([OrganizationInvitationPageSchema, z.array(OrganizationInvitationSchema)]);
+
+/** The path of an organization's invitations, `id` encoded (`RequestValidationError` for `.` and `..`). */
+function invitationsPathOf(id: string): string {
+  return encodePath`organizations/${id}/invitations`;
+}
