@@ -64,5 +64,14 @@ function validationContext(settings: ClaimsSettings, options: RequestOptions, pr
   const fetchJwks = (shared: SharedRetry) =>
     callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}), shared });
   const { signal, timeoutMs } = ownProperties(options);
-  return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), preparedKeySet, fetchJwks, signal, timeoutMs };
+  const fetchSettling = { settlesWithinMs: settings.timeoutMs, clock: settings.clock };
+  return {
+    settings: settings.idToken,
+    now: Math.floor(settings.clock.now() / 1000),
+    preparedKeySet,
+    fetchJwks,
+    fetchSettling,
+    signal,
+    timeoutMs,
+  };
 }

@@ -46,9 +46,13 @@ const givenUpFailures = new WeakMap<IdTokenSettings, unknown>();
  * sends no retry; the next call waits for what its request in flight brings, and
  * fetches again if it fails.
  */
-function fetchKeySet({ settings, now, fetchJwks }: IdTokenValidationContext, previous?: CachedKeySet, rotation = false): CachedKeySet {
+function fetchKeySet(context: IdTokenValidationContext, previous?: CachedKeySet, rotation = false): CachedKeySet {
+  const { settings, now, fetchJwks, fetchSettling } = context;
   const run = (attempt: SharedAttempt) => fetchJwks(sharedRetry(attempt)).then((jwks) => createLocalJWKSet(jwks as JSONWebKeySet));
-  const fetch = previous === undefined ? new SharedWork(run, givenUpFailures.get(settings)) : previous.fetch.continued(run);
+  const fetch =
+    previous === undefined
+      ? new SharedWork(run, { resumeAfter: givenUpFailures.get(settings), ...fetchSettling })
+      : previous.fetch.continued(run);
   const entry: CachedKeySet = { fetch, fetchedAt: now };
   (rotation ? rotations : cache).set(settings, entry);
   fetch.result.then(

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../core/errors.js';
 import type { SharedRetry } from '../core/retry.js';
+import type { SharedWorkOptions } from '../core/shared-work.js';
 import type { TokenResponse } from '../core/token-response.js';
 
 /**
@@ -92,6 +93,11 @@ export interface IdTokenValidationContext {
    * caches). `shared`: the fetch is shared by calls (its retries stop when none of them waits any more).
    */
   readonly fetchJwks: (shared: SharedRetry) => Promise<unknown>;
+  /**
+   * How long a fetch every call gave up can still take (its attempt in flight, within
+   * the client's `timeoutMs`), on which clock: a later call waits that long for it at most.
+   */
+  readonly fetchSettling: Pick<SharedWorkOptions, 'settlesWithinMs' | 'clock'>;
   /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on for others). */
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;

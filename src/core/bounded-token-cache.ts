@@ -43,6 +43,7 @@ export function boundedTokenCache(cache: TokenCache, timeoutMs: number): TokenCa
   };
 }
 
-function isThenable<T>(answer: T | Promise<T>): answer is Promise<T> {
+/** Whether a cache's answer is a promise (or another thenable), rather than the answer itself. */
+export function isThenable<T>(answer: T | Promise<T>): answer is Promise<T> {
   return typeof (answer as { then?: unknown } | null | undefined)?.then === 'function';
 }

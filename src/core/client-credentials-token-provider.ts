@@ -1,8 +1,8 @@
-import { boundedTokenCache } from './bounded-token-cache.js';
+import { boundedTokenCache, isThenable } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
 import { TokenRequestError } from './errors.js';
 import { isSendableHeaderValue } from './header-values.js';
-import { leftAWait, type SharedAttempt, SharedWork } from './shared-work.js';
+import { leftAWait, type SharedAttempt, SharedWork, type SharedWorkOptions } from './shared-work.js';
 import { HOLDS_LOCK, releaseTokenLock, TOKEN_LOCK_TTL_MS, waitForSharedToken } from './token-lock.js';
 import type { TokenCache, TokenProvider } from './token-provider.js';
 
@@ -92,7 +92,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       const cached = this.#lookUp();
       // A cache that answers at once (the default, in memory) hands its token over without a round of promises.
       if (this.#usable(cached)) return Promise.resolve(cached);
-      pending = new SharedWork((shared) => this.#load(cached, shared), this.#givenUpFailure);
+      pending = new SharedWork((shared) => this.#load(cached, shared), { resumeAfter: this.#givenUpFailure, ...this.#settling(cached) });
     } else {
       // Given up by every caller before it ended: its request in flight may still bring a token, else a new
       // look-up (and request, after what is left of a wait a 429 of the given-up request demanded).
@@ -115,6 +115,18 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     }
     const ownTimeoutMs = timeoutMs !== undefined && timeoutMs < this.#options.timeoutMs ? timeoutMs : undefined;
     return pending.wait(signal, ownTimeoutMs, `The Management API token did not come within ${timeoutMs} ms`);
+  }
+
+  /**
+   * How long a token load can still take once every caller gave it up (see
+   * `SharedWorkOptions.settlesWithinMs`): its steps, each bounded by `timeoutMs`: the
+   * token request, the look-up when the cache did not answer at once (`cachedAnswer`),
+   * and on a cache with a lock, the lock, a second look-up and the unlock. The loads
+   * that take a given-up one over keep its bound.
+   */
+  #settling(cachedAnswer: ReturnType<TokenCache['get']>): Pick<SharedWorkOptions, 'settlesWithinMs' | 'clock'> {
+    const steps = 1 + (isThenable(cachedAnswer) ? 1 : 0) + (this.#options.cache.lock ? 3 : 0);
+    return { settlesWithinMs: steps * this.#options.timeoutMs, clock: this.#clock };
   }
 
   /** The cache's answer for this client's token (a synchronous failure as a rejected promise). */

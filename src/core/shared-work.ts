@@ -1,3 +1,4 @@
+import { type Clock, MAX_TIMER_MS } from './clock.js';
 import { withDeadline } from './deadline.js';
 import type { RetryContext, SharedRetry } from './retry.js';
 import { whenAborted } from './signal.js';
@@ -12,6 +13,22 @@ export interface SharedAttempt {
    * reset) is waited out before the first request, as that work's retry would have.
    */
   readonly resumeAfter?: unknown;
+}
+
+/** What shared work starts from, and how long it can still take once given up. */
+export interface SharedWorkOptions {
+  /** The failure of earlier work that every call gave up (see {@link SharedAttempt.resumeAfter}). */
+  readonly resumeAfter?: unknown;
+  /**
+   * The longest the work can still take once given up (its steps in flight, each
+   * bounded by a timeout), read on `clock`: work that takes it over waits that long
+   * for what it brings, then runs afresh. A runtime may never settle work whose
+   * request has ended (workerd drops its I/O and timers), and a client kept at
+   * module scope must not wait for it for good. Without it, the wait is unbounded.
+   */
+  readonly settlesWithinMs?: number | undefined;
+  /** The clock `settlesWithinMs` is read on (required with it). */
+  readonly clock?: Pick<Clock, 'now'> | undefined;
 }
 
 /**
@@ -35,12 +52,15 @@ export class SharedWork<T> {
    * used by the next request) throws.
    */
   #givenUp = false;
+  /** When every call gave the work up (on the options' clock). */
+  #givenUpAt = 0;
   #waiting = 0;
   #settled = false;
+  readonly #options: SharedWorkOptions;
 
-  /** `resumeAfter`: the failure of earlier work that every call gave up (see {@link SharedAttempt.resumeAfter}). */
-  constructor(run: (attempt: SharedAttempt) => Promise<T>, resumeAfter?: unknown) {
-    this.result = run({ giveUp: this.#giveUp.signal, resumeAfter });
+  constructor(run: (attempt: SharedAttempt) => Promise<T>, options: SharedWorkOptions = {}) {
+    this.#options = options;
+    this.result = run({ giveUp: this.#giveUp.signal, resumeAfter: options.resumeAfter });
     const settle = () => {
       this.#settled = true;
     };
@@ -59,18 +79,35 @@ export class SharedWork<T> {
 
   /**
    * This work while calls may still wait for it; once it is {@link abandoned}, new work
-   * that takes this one's result if its attempt in flight still brings one, and else
-   * runs `run` afresh, unless that new work was given up meanwhile too (nobody would
-   * wait for what `run` brings; the next call starts its own).
+   * (with the same options) that takes this one's result if its attempt in flight
+   * still brings one, and else runs `run` afresh, unless that new work was given up
+   * meanwhile too (nobody would wait for what `run` brings; the next call starts its
+   * own). With `settlesWithinMs`, a result that has not come that long after this
+   * work was given up is not waited for any more: `run` runs afresh.
    */
   continued(run: (attempt: SharedAttempt) => Promise<T>): SharedWork<T> {
     if (!this.abandoned) return this;
-    return new SharedWork(({ giveUp }) =>
-      this.result.catch((error: unknown) => {
-        if (giveUp.aborted) throw error;
-        return run({ giveUp, resumeAfter: error });
-      }),
+    return new SharedWork(
+      ({ giveUp }) =>
+        this.#settledInTime().catch((error: unknown) => {
+          if (giveUp.aborted) throw error;
+          return run({ giveUp, resumeAfter: error });
+        }),
+      { settlesWithinMs: this.#options.settlesWithinMs, clock: this.#options.clock },
     );
+  }
+
+  /**
+   * The result, or a rejection once `settlesWithinMs` from the give-up have passed
+   * without it. The timer is not tied to the new work's `giveUp`: while this work's
+   * attempt may still bring a token, calls that come and go do not start another.
+   */
+  #settledInTime(): Promise<T> {
+    const { settlesWithinMs, clock } = this.#options;
+    if (settlesWithinMs === undefined || clock === undefined) return this.result;
+    const leftMs = Math.max(0, this.#givenUpAt + settlesWithinMs - clock.now());
+    if (leftMs > MAX_TIMER_MS) return this.result;
+    return withDeadline(this.result, undefined, leftMs, `Work given up ${settlesWithinMs} ms ago never ended`);
   }
 
   /**
@@ -85,6 +122,7 @@ export class SharedWork<T> {
       this.#waiting--;
       if (this.#waiting === 0 && !this.#settled) {
         this.#givenUp = true;
+        this.#givenUpAt = this.#options.clock?.now() ?? 0;
         try {
           this.#giveUp.abort(new DOMException('Every call waiting for this work gave it up', 'AbortError'));
         } catch {

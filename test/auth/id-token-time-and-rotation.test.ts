@@ -2,7 +2,7 @@
 
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { HttpResponse, http } from 'msw';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthenticationClient, type AuthenticationClientOptions, IdTokenValidationError } from '../../src/auth/index.js';
 import { createFakeClock } from '../helpers/clock.js';
 import { DOMAIN, ORIGIN, useMswServer } from '../helpers/server.js';
@@ -131,5 +131,36 @@ describe('a key-set fetch that every call waiting for it gave up', () => {
     await expect(auth.oauth.authorizationCodeGrant(grant)).resolves.toMatchObject({ claims: { sub: 'user-1' } });
     expect(fetches).toBe(2);
     expect(clock.sleeps).toEqual([5_000, 4_000]); // the given-up fetches slept no more, nor retried
+  });
+});
+
+describe('a key-set fetch that a runtime never settles once its request ended (workerd, a client at module scope)', () => {
+  it('is fetched afresh by the next login once the client timeoutMs has passed since it was given up', async () => {
+    const clock = createFakeClock(NOW_SEC * 1000);
+    const idToken = await sign(claims(), k1, 'k1');
+    let keySetFetches = 0;
+    // workerd drops the I/O of a request that has ended: the first key-set fetch never answers, whatever its signal says.
+    const fetch = async (request: Request): Promise<Response> => {
+      if (new URL(request.url).pathname === '/oauth/token')
+        return Response.json({ access_token: 'at', token_type: 'Bearer', id_token: idToken });
+      keySetFetches += 1;
+      return keySetFetches === 1 ? new Promise<Response>(() => {}) : Response.json({ keys: [jwk1] });
+    };
+    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock, fetch, timeoutMs: 10_000 });
+    const grant = { code: 'c', redirect_uri: 'https://app.example/cb' };
+
+    // The first login's timers are dropped with its request too: ky's timeout never fires.
+    vi.stubGlobal('setTimeout', () => 0);
+    const controller = new AbortController();
+    const first = auth.oauth.authorizationCodeGrant(grant, { signal: controller.signal });
+    first.catch(() => {});
+    await vi.waitFor(() => expect(keySetFetches).toBe(1));
+    controller.abort(new Error('the request ended'));
+    await expect(first).rejects.toThrow('the request ended');
+    vi.unstubAllGlobals();
+
+    clock.advance(10_000);
+    await expect(auth.oauth.authorizationCodeGrant(grant)).resolves.toMatchObject({ claims: { sub: 'user-1' } });
+    expect(keySetFetches).toBe(2);
   });
 });

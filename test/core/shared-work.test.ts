@@ -118,6 +118,34 @@ describe('SharedWork', () => {
     expect(run).toHaveBeenCalledTimes(1);
   });
 
+  it('with settlesWithinMs, once given up, runs afresh when no result came that long after the give-up', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const work = new SharedWork<string>(() => new Promise(() => {}), { settlesWithinMs: 5_000, clock: { now: () => Date.now() } });
+    await leave(work); // its request ended, and the runtime dropped its I/O (workerd): it never settles
+    await vi.advanceTimersByTimeAsync(2_000);
+    const run = vi.fn(() => Promise.resolve('fresh token'));
+    const next = work.continued(run);
+    const waited = next.wait(undefined, undefined, '');
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(run).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await waited).toBe('fresh token');
+    expect(run).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the wait unbounded when settlesWithinMs is beyond what a timer holds', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const outcome = deferred<string>();
+    const work = new SharedWork(() => outcome.promise, { settlesWithinMs: 5 * 2 ** 31, clock: { now: () => Date.now() } });
+    await leave(work);
+    const run = vi.fn(() => Promise.resolve('fresh token'));
+    const next = work.continued(run);
+    await vi.advanceTimersByTimeAsync(60_000);
+    outcome.resolve('late token');
+    expect(await next.wait(undefined, undefined, '')).toBe('late token');
+    expect(run).not.toHaveBeenCalled();
+  });
+
   it('handles a rejection that no call waits for', async () => {
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);

@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
 import { AuthApiError, TimeoutError, TokenRequestError } from '../../src/core/errors.js';
 import type { SharedAttempt } from '../../src/core/shared-work.js';
@@ -236,6 +236,67 @@ describe('ClientCredentialsTokenProvider', () => {
     expect(await next).toBe('second-token');
     expect(fetchToken).toHaveBeenCalledTimes(2);
     expect(fetchToken.mock.calls[1]?.[0].giveUp.aborted).toBe(false);
+  });
+});
+
+describe('ClientCredentialsTokenProvider after a load every caller gave up never ends', () => {
+  // workerd drops the I/O and timers of a request that has ended: a client kept at module scope must not wait
+  // for its load for good. The load's steps in flight are each bounded by `timeoutMs` (30 s here).
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A cache with a lock, as `createRedisTokenCache` has. */
+  const lockingCache = (): TokenCache => ({
+    get: async () => undefined,
+    set: async () => {},
+    lock: async () => true,
+    unlock: async () => {},
+  });
+
+  it.each([
+    ['that answers at once (in memory)', () => memoryTokenCache(createFakeClock()), 30_000],
+    ['that answers later, without a lock', () => ({ get: async () => undefined, set: async () => {} }), 60_000],
+    ['with a lock', lockingCache, 150_000],
+  ])(
+    'a cache %s: the next caller waits for it at most its bound after the give-up (%i ms), then requests anew',
+    async (_, cache, boundMs) => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+      const fetchToken = vi
+        .fn<(shared: SharedAttempt) => Promise<IssuedToken>>()
+        .mockReturnValueOnce(new Promise(() => {})) // the request of a request that ended: never settles
+        .mockResolvedValueOnce({ accessToken: 'fresh-token', expiresIn: 86_400 });
+      const tokens = new ClientCredentialsTokenProvider({
+        fetchToken,
+        cache: cache(),
+        cacheKey: KEY,
+        maxSkewMs: MAX_SKEW_MS,
+        timeoutMs: 30_000,
+      });
+      await everyCallerLeft(tokens);
+
+      await vi.advanceTimersByTimeAsync(5_000);
+      const next = tokens.getToken();
+      await vi.advanceTimersByTimeAsync(boundMs - 5_000 - 1);
+      expect(fetchToken).toHaveBeenCalledTimes(1); // its request could still bring a token
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await next).toBe('fresh-token');
+      expect(fetchToken).toHaveBeenCalledTimes(2);
+    },
+  );
+
+  it('a caller who leaves too does not end the wait: the one after it still gets the late token, with no second request', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const response = deferred<IssuedToken>();
+    const fetchToken = vi.fn(() => response.promise);
+    const tokens = provider(fetchToken);
+    await everyCallerLeft(tokens);
+    await everyCallerLeft(tokens); // takes it over, and leaves
+    const next = tokens.getToken();
+    await vi.advanceTimersByTimeAsync(29_000);
+    response.resolve({ accessToken: 'late-token', expiresIn: 86_400 });
+    expect(await next).toBe('late-token');
+    expect(fetchToken).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -88,6 +88,7 @@ const RUNTIMES = [
       ),
   },
   { name: 'workerd', run: runWorker },
+  { name: 'workerd-module-scope', run: runWorkerAcrossRequests, ownScenario: true },
   { name: 'chromium', run: runChromium },
 ];
 
@@ -98,38 +99,20 @@ const rows = [];
 try {
   for (const runtime of selected) {
     emulator.reset();
+    const started = performance.now();
+    if (runtime.ownScenario) {
+      rows.push(report(runtime, await finished(runtime), started, []));
+      continue;
+    }
     // The scenario's 429 check: the first list of org_empty is rate-limited, reset 1 s ahead.
     const rateLimitedPath = `/api/v2/organizations/${SEED_IDS.emptyOrganization}/invitations`;
     emulator.faults.next(1, { status: 429, retryAfterSeconds: 1, method: 'GET', path: rateLimitedPath });
     // The timeout and abort checks: two slow answers for the small module's actions.
     const slowPath = `/api/v2/actions/modules/${SEED_IDS.smallModule}/actions`;
     emulator.faults.next(2, { delayMs: 2_000, method: 'GET', path: slowPath });
-    const started = performance.now();
-    let outcome;
-    try {
-      outcome = await withTimeout(runtime.run(), SCENARIO_TIMEOUT_MS, runtime.name);
-    } catch (error) {
-      outcome = { output: `${error instanceof Error ? error.message : String(error)}\n`, version: '?' };
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const problems = [];
+    const outcome = await finished(runtime);
     const unseen = unseenRequests();
-    if (unseen.length > 0) problems.push(`the emulator did not answer: ${unseen.join('; ')}`);
-    if (outcome.exitCode !== undefined && outcome.exitCode !== 0) problems.push(`the process exited with ${outcome.exitCode}`);
-    if (problems.length > 0) outcome.output += `${problems.join('\n')}\n`;
-    const summary = SUMMARY.exec(outcome.output);
-    const row = {
-      runtime: runtime.name,
-      version: outcome.version,
-      passed: summary ? Number(summary[1]) : 0,
-      // The runner's own findings count as failed checks.
-      failed: summary ? Number(summary[2]) + problems.length : 'did not finish',
-      time: `${seconds.toFixed(1)} s`,
-    };
-    rows.push(row);
-    const ok = row.failed === 0 && row.passed > 0;
-    console.log(`${ok ? 'ok  ' : 'FAIL'} ${row.runtime} ${row.version}: ${summary ? summary[0] : 'no summary'} (${row.time})`);
-    if (!ok || args.verbose) console.log(indent(outcome.output));
+    rows.push(report(runtime, outcome, started, unseen.length > 0 ? [`the emulator did not answer: ${unseen.join('; ')}`] : []));
   }
 } finally {
   await server.close();
@@ -140,6 +123,39 @@ const failing = rows.filter((row) => row.failed !== 0 || row.passed === 0);
 console.log(`runtimes: ${rows.length - failing.length} passed, ${failing.length} failed`);
 // Exit now, even if a runtime that timed out left something running.
 process.exit(failing.length > 0 ? 1 : 0);
+
+/** What `runtime.run()` answers, or what stopped it (a failure, or not finishing within the scenario timeout). */
+async function finished(runtime) {
+  try {
+    return await withTimeout(runtime.run(), SCENARIO_TIMEOUT_MS, runtime.name);
+  } catch (error) {
+    return { output: `${error instanceof Error ? error.message : String(error)}\n`, version: '?' };
+  }
+}
+
+/**
+ * The table row of one runtime's run (printing its line, and its output when it
+ * failed or with --verbose): the summary's counts, plus the runner's own findings
+ * (`problems`, and a process that exited with an error) as failed checks.
+ */
+function report(runtime, outcome, started, problems) {
+  const seconds = (performance.now() - started) / 1000;
+  const found = [...problems];
+  if (outcome.exitCode !== undefined && outcome.exitCode !== 0) found.push(`the process exited with ${outcome.exitCode}`);
+  if (found.length > 0) outcome.output += `${found.join('\n')}\n`;
+  const summary = SUMMARY.exec(outcome.output);
+  const row = {
+    runtime: runtime.name,
+    version: outcome.version,
+    passed: summary ? Number(summary[1]) : 0,
+    failed: summary ? Number(summary[2]) + found.length : 'did not finish',
+    time: `${seconds.toFixed(1)} s`,
+  };
+  const ok = row.failed === 0 && row.passed > 0;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${row.runtime} ${row.version}: ${summary ? summary[0] : 'no summary'} (${row.time})`);
+  if (!ok || args.verbose) console.log(indent(outcome.output));
+  return row;
+}
 
 /** Node of the given major version from the npm `node` package (`npx -p node@22`), or this Node for `null`. */
 async function nodeProcess(major, entry) {
@@ -175,23 +191,10 @@ async function binProcess(bin, scenarioArgs, versionArgs) {
 
 /** The Worker entry bundled by esbuild the way wrangler bundles, run in workerd through miniflare. */
 async function runWorker() {
-  const { build } = await import('esbuild');
   const { Miniflare } = await import('miniflare');
-  const bundle = await build({
-    entryPoints: [join(entries, 'worker.mjs')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    target: 'es2022',
-    platform: 'neutral',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    alias: browserImports,
-    logLevel: 'silent',
-  });
   const miniflare = new Miniflare({
     modules: true,
-    script: bundle.outputFiles[0].text,
+    script: await bundleWorker('worker.mjs'),
     compatibilityDate: '2026-04-01',
     bindings: { IDP_SCENARIO_CONFIG: JSON.stringify({ ...config, runtime: 'workerd' }) },
   });
@@ -203,6 +206,91 @@ async function runWorker() {
   } finally {
     await miniflare.dispose();
   }
+}
+
+/**
+ * A Worker whose `ManagementClient` lives at module scope (entries/worker-module-scope.mjs),
+ * driven request by request while the emulator holds the token back for 1 s:
+ * two concurrent calls on a cold client share one token request; a call that gives
+ * up (200 ms) before the token comes ends its request, and workerd then never
+ * settles that request's token request, so the next request's call must not wait
+ * for it past its bound (`timeoutMs`, 2 s, from the give-up) and fetches a token
+ * of its own; the one after uses that token. Runs without the shared scenario's
+ * faults and request-log checks (`ownScenario`).
+ */
+async function runWorkerAcrossRequests() {
+  const { Miniflare } = await import('miniflare');
+  const script = await bundleWorker('worker-module-scope.mjs');
+  const { createRequire } = await import('node:module');
+  const version = createRequire(import.meta.url)('workerd/package.json').version;
+  const scenario = JSON.stringify({ ...config, organizationId: SEED_IDS.smallOrganization });
+  const fresh = () =>
+    new Miniflare({ modules: true, script, compatibilityDate: '2026-04-01', bindings: { IDP_SCENARIO_CONFIG: scenario } });
+  const slowToken = () => emulator.faults.next(1, { delayMs: 1_000, method: 'POST', path: '/oauth/token' });
+  const tokenRequests = () => emulator.requests.filter((request) => request.path === '/oauth/token').length;
+  const results = [];
+  const check = (ok, line) => results.push(`${ok ? 'ok  ' : 'FAIL'} ${line}`);
+  let miniflare = fresh();
+  /** The Worker's answer to `path`, or what says it gave none within 20 s. */
+  const answer = (path) =>
+    withTimeout(
+      miniflare.dispatchFetch(`http://localhost/${path}`).then((response) => response.text()),
+      20_000,
+      'the Worker',
+    ).catch((error) => error.message);
+  try {
+    slowToken();
+    const first = answer('');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answers = [await answer(''), await first];
+    check(
+      answers.every((answer) => answer === 'ok 5') && tokenRequests() === 1,
+      `two concurrent cold calls, one token request: ${answers.join(' / ')}`,
+    );
+    await miniflare.dispose();
+
+    emulator.reset();
+    miniflare = fresh();
+    slowToken();
+    const givenUp = await answer('?gives-up');
+    check(
+      givenUp.startsWith('TimeoutError') || givenUp.startsWith('AbortError'),
+      `a call that gives up before its token comes: ${givenUp}`,
+    );
+    const later = await answer('');
+    // The emulator logs no answer to the request workerd dropped: the token requests it answered are the later ones.
+    check(
+      later === 'ok 5' && tokenRequests() === 1,
+      `the next request's call, whose token request went with the request that started it: ${later}`,
+    );
+    const after = await answer('');
+    check(
+      after === 'ok 5' && tokenRequests() === 1,
+      `the one after, on that call's token (token requests answered: ${tokenRequests()}): ${after}`,
+    );
+  } finally {
+    await miniflare.dispose();
+  }
+  const failed = results.filter((line) => line.startsWith('FAIL')).length;
+  return { output: `${results.join('\n')}\n${results.length - failed} passed, ${failed} failed\n`, version };
+}
+
+/** A Worker entry bundled by esbuild the way wrangler bundles. */
+async function bundleWorker(entry) {
+  const { build } = await import('esbuild');
+  const bundle = await build({
+    entryPoints: [join(entries, entry)],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'neutral',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    alias: browserImports,
+    logLevel: 'silent',
+  });
+  return bundle.outputFiles[0].text;
 }
 
 /**
