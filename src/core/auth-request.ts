@@ -1,5 +1,6 @@
 import type { KyInstance } from 'ky';
 import type { Clock } from './clock.js';
+import { withDeadline } from './deadline.js';
 import { AuthApiError, ResponseValidationError } from './errors.js';
 import { checkedHeaders } from './header-values.js';
 import { exchange, REDIRECT_REFUSED, readFailedResponse } from './http.js';
@@ -10,6 +11,7 @@ import { MAX_ERROR_BODY_DEPTH, redact } from './redaction.js';
 import { tellResponse } from './response-hook.js';
 import { isIdempotent, type RetryPolicy, type SharedRetry, withRetry } from './retry.js';
 import { checkSignal } from './signal.js';
+import { isThenable } from './thenable.js';
 import { type Schema, validateResponse } from './validation.js';
 
 /** What every call to the Authentication API shares: its HTTP client, retry policy, clock, timeout and hook. */
@@ -50,15 +52,30 @@ export interface AuthApiCall<T> {
  */
 export async function callAuthApi<T>(context: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
   const { options, policy } = checkedCallOptions(context, call.options);
+  const timeoutMs = options.timeoutMs ?? context.timeoutMs;
   const attempt = async (): Promise<T> => {
-    const { body, headers, secrets = [] } = await call.prepare();
+    // Getting ready (the client authentication: loading its code, signing an assertion) is bounded like the
+    // exchange: work that calls share is over within a known time once they gave it up (`SharedWork`).
+    const preparing = call.prepare();
+    const {
+      body,
+      headers,
+      secrets = [],
+    } = isThenable(preparing)
+      ? await withDeadline(
+          preparing,
+          options.signal,
+          timeoutMs,
+          `${call.method} /${call.path} was not ready to send within ${timeoutMs} ms`,
+        )
+      : preparing;
     const { response, body: answer } = await exchange(context.http, {
       method: call.method,
       path: call.path,
       body,
       // Lower-case names, the last of a name winning: a caller's header never merges with the SDK's.
       headers: checkedHeaders({ ...options.headers, ...headers }),
-      timeoutMs: options.timeoutMs ?? context.timeoutMs,
+      timeoutMs,
       signal: options.signal,
       secrets,
     });

@@ -1,4 +1,5 @@
 import { withDeadline } from './deadline.js';
+import { isThenable } from './thenable.js';
 import { releaseTokenLock } from './token-lock.js';
 import type { TokenCache } from './token-provider.js';
 
@@ -41,9 +42,4 @@ export function boundedTokenCache(cache: TokenCache, timeoutMs: number): TokenCa
     }),
     ...(unlock && { unlock: (key: string) => bounded('unlock', unlock.call(cache, key)) }),
   };
-}
-
-/** Whether a cache's answer is a promise (or another thenable), rather than the answer itself. */
-export function isThenable<T>(answer: T | Promise<T>): answer is Promise<T> {
-  return typeof (answer as { then?: unknown } | null | undefined)?.then === 'function';
 }

@@ -1,8 +1,9 @@
-import { boundedTokenCache, isThenable } from './bounded-token-cache.js';
+import { boundedTokenCache } from './bounded-token-cache.js';
 import { type Clock, systemClock } from './clock.js';
 import { TokenRequestError } from './errors.js';
 import { isSendableHeaderValue } from './header-values.js';
 import { leftAWait, type SharedAttempt, SharedWork, type SharedWorkOptions } from './shared-work.js';
+import { isThenable } from './thenable.js';
 import { HOLDS_LOCK, releaseTokenLock, TOKEN_LOCK_TTL_MS, waitForSharedToken } from './token-lock.js';
 import type { TokenCache, TokenProvider } from './token-provider.js';
 
@@ -120,12 +121,13 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
   /**
    * How long a token load can still take once every caller gave it up (see
    * `SharedWorkOptions.settlesWithinMs`): its steps, each bounded by `timeoutMs`: the
-   * token request, the look-up when the cache did not answer at once (`cachedAnswer`),
-   * and on a cache with a lock, the lock, a second look-up and the unlock. The loads
-   * that take a given-up one over keep its bound.
+   * token request (getting it ready, the client authentication, then sending it), the
+   * look-up when the cache did not answer at once (`cachedAnswer`), and on a cache
+   * with a lock, the lock, a second look-up and the unlock. The loads that take a
+   * given-up one over keep its bound.
    */
   #settling(cachedAnswer: ReturnType<TokenCache['get']>): Pick<SharedWorkOptions, 'settlesWithinMs' | 'clock'> {
-    const steps = 1 + (isThenable(cachedAnswer) ? 1 : 0) + (this.#options.cache.lock ? 3 : 0);
+    const steps = 2 + (isThenable(cachedAnswer) ? 1 : 0) + (this.#options.cache.lock ? 3 : 0);
     return { settlesWithinMs: steps * this.#options.timeoutMs, clock: this.#clock };
   }
 

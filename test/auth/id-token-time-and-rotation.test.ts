@@ -2,9 +2,10 @@
 
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { HttpResponse, http } from 'msw';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AuthenticationClient, type AuthenticationClientOptions, IdTokenValidationError } from '../../src/auth/index.js';
 import { createFakeClock } from '../helpers/clock.js';
+import { deferred } from '../helpers/deferred.js';
 import { DOMAIN, ORIGIN, useMswServer } from '../helpers/server.js';
 
 const server = useMswServer();
@@ -134,8 +135,43 @@ describe('a key-set fetch that every call waiting for it gave up', () => {
   });
 });
 
-describe('a key-set fetch that a runtime never settles once its request ended (workerd, a client at module scope)', () => {
-  it('is fetched afresh by the next login once the client timeoutMs has passed since it was given up', async () => {
+describe('a key-set fetch that every call gave up, taken over by the next login', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("gets that fetch's set when it answers within the client timeoutMs of the give-up: one fetch", async () => {
+    const clock = createFakeClock(NOW_SEC * 1000);
+    const idToken = await sign(claims(), k1, 'k1');
+    let keySetFetches = 0;
+    const firstAnswer = deferred<void>();
+    const fetch = async (request: Request): Promise<Response> => {
+      if (new URL(request.url).pathname === '/oauth/token')
+        return Response.json({ access_token: 'at', token_type: 'Bearer', id_token: idToken });
+      keySetFetches += 1;
+      if (keySetFetches === 1) await firstAnswer.promise;
+      return Response.json({ keys: [jwk1] });
+    };
+    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock, fetch, timeoutMs: 10_000 });
+    const grant = { code: 'c', redirect_uri: 'https://app.example/cb' };
+    const controller = new AbortController();
+    const first = auth.oauth.authorizationCodeGrant(grant, { signal: controller.signal });
+    first.catch(() => {});
+    await vi.waitFor(() => expect(keySetFetches).toBe(1));
+    controller.abort(new Error('the user closed the page'));
+    await expect(first).rejects.toThrow('the user closed the page');
+
+    const second = auth.oauth.authorizationCodeGrant(grant);
+    // A take-over that did not wait would have fetched by the time a later timer fires.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(keySetFetches).toBe(1);
+    clock.advance(1_000);
+    firstAnswer.resolve();
+    await expect(second).resolves.toMatchObject({ claims: { sub: 'user-1' } });
+    expect(keySetFetches).toBe(1);
+  });
+
+  it('is fetched afresh by a later login once the client timeoutMs has passed since it was given up, when it never settles (workerd)', async () => {
     const clock = createFakeClock(NOW_SEC * 1000);
     const idToken = await sign(claims(), k1, 'k1');
     let keySetFetches = 0;

@@ -254,13 +254,19 @@ describe('ClientCredentialsTokenProvider after a load every caller gave up never
     unlock: async () => {},
   });
 
+  // Each step is bounded by timeoutMs, and the token request counts two: getting it ready (the client
+  // authentication), and sending it.
   it.each([
-    ['that answers at once (in memory)', () => memoryTokenCache(createFakeClock()), 30_000],
-    ['that answers later, without a lock', () => ({ get: async () => undefined, set: async () => {} }), 60_000],
-    ['with a lock', lockingCache, 150_000],
+    { cache: 'that answers at once (in memory)', boundMs: 60_000, make: (): TokenCache => memoryTokenCache(createFakeClock()) },
+    {
+      cache: 'that answers later, without a lock',
+      boundMs: 90_000,
+      make: (): TokenCache => ({ get: async () => undefined, set: async () => {} }),
+    },
+    { cache: 'with a lock', boundMs: 180_000, make: lockingCache },
   ])(
-    'a cache %s: the next caller waits for it at most its bound after the give-up (%i ms), then requests anew',
-    async (_, cache, boundMs) => {
+    'a cache $cache: the next caller waits for it at most $boundMs ms after the give-up, then requests anew',
+    async ({ make, boundMs }) => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
       const fetchToken = vi
         .fn<(shared: SharedAttempt) => Promise<IssuedToken>>()
@@ -268,7 +274,7 @@ describe('ClientCredentialsTokenProvider after a load every caller gave up never
         .mockResolvedValueOnce({ accessToken: 'fresh-token', expiresIn: 86_400 });
       const tokens = new ClientCredentialsTokenProvider({
         fetchToken,
-        cache: cache(),
+        cache: make(),
         cacheKey: KEY,
         maxSkewMs: MAX_SKEW_MS,
         timeoutMs: 30_000,
@@ -293,7 +299,7 @@ describe('ClientCredentialsTokenProvider after a load every caller gave up never
     await everyCallerLeft(tokens);
     await everyCallerLeft(tokens); // takes it over, and leaves
     const next = tokens.getToken();
-    await vi.advanceTimersByTimeAsync(29_000);
+    await vi.advanceTimersByTimeAsync(59_000);
     response.resolve({ accessToken: 'late-token', expiresIn: 86_400 });
     expect(await next).toBe('late-token');
     expect(fetchToken).toHaveBeenCalledTimes(1);
