@@ -57,6 +57,14 @@ export class SharedWork<T> {
   #waiting = 0;
   #settled = false;
   readonly #options: SharedWorkOptions;
+  /**
+   * Work that took over given-up work (see {@link continued}) while it waits for that
+   * work's result: until when (on the options' clock), and `lapse`, which ends the wait
+   * (it then runs afresh). Every call that waits sets a timer of its own for it, and
+   * the time is checked whenever work is taken over: workerd drops the timers of a
+   * request that has ended with it, so no one call's timer can be relied on.
+   */
+  #takeOver: { readonly until: number; readonly lapse: () => void } | undefined;
 
   constructor(run: (attempt: SharedAttempt) => Promise<T>, options: SharedWorkOptions = {}) {
     this.#options = options;
@@ -82,32 +90,36 @@ export class SharedWork<T> {
    * (with the same options) that takes this one's result if its attempt in flight
    * still brings one, and else runs `run` afresh, unless that new work was given up
    * meanwhile too (nobody would wait for what `run` brings; the next call starts its
-   * own). With `settlesWithinMs`, a result that has not come that long after this
-   * work was given up is not waited for any more: `run` runs afresh.
+   * own). With `settlesWithinMs`, the new work waits for that result until
+   * `settlesWithinMs` after this work was given up, or, when this work was itself
+   * still waiting for the work it took over, until the time that wait had; then `run`
+   * runs afresh. So a chain of calls that give up soon does not push that time on.
    */
   continued(run: (attempt: SharedAttempt) => Promise<T>): SharedWork<T> {
     if (!this.abandoned) return this;
-    return new SharedWork(
+    const { settlesWithinMs, clock } = this.#options;
+    const until = this.#takeOver?.until ?? (settlesWithinMs === undefined ? undefined : this.#givenUpAt + settlesWithinMs);
+    let lapse = () => {};
+    const lapsed = new Promise<never>((_resolve, reject) => {
+      lapse = () => reject(new Error(`The work taken over did not end within ${settlesWithinMs} ms of being given up`));
+    });
+    const previous = until === undefined || clock === undefined ? this.result : Promise.race([this.result, lapsed]);
+    const next = new SharedWork(
       ({ giveUp }) =>
-        this.#settledInTime().catch((error: unknown) => {
+        previous.catch((error: unknown) => {
           if (giveUp.aborted) throw error;
           return run({ giveUp, resumeAfter: error });
         }),
-      { settlesWithinMs: this.#options.settlesWithinMs, clock: this.#options.clock },
+      { settlesWithinMs, clock },
     );
-  }
-
-  /**
-   * The result, or a rejection once `settlesWithinMs` from the give-up have passed
-   * without it. The timer is not tied to the new work's `giveUp`: while this work's
-   * attempt may still bring a token, calls that come and go do not start another.
-   */
-  #settledInTime(): Promise<T> {
-    const { settlesWithinMs, clock } = this.#options;
-    if (settlesWithinMs === undefined || clock === undefined) return this.result;
-    const leftMs = Math.max(0, this.#givenUpAt + settlesWithinMs - clock.now());
-    if (leftMs > MAX_TIMER_MS) return this.result;
-    return withDeadline(this.result, undefined, leftMs, `Work given up ${settlesWithinMs} ms ago never ended`);
+    if (until === undefined || clock === undefined) return next;
+    next.#takeOver = { until, lapse };
+    const waitEnded = () => {
+      next.#takeOver = undefined;
+    };
+    previous.then(waitEnded, waitEnded);
+    if (clock.now() >= until) lapse();
+    return next;
   }
 
   /**
@@ -118,7 +130,9 @@ export class SharedWork<T> {
   wait(signal: AbortSignal | undefined, timeoutMs: number | undefined, timeoutMessage: string): Promise<T> {
     this.#waiting++;
     const waited = withDeadline(this.result, signal, timeoutMs, timeoutMessage);
+    const lapseTimer = this.#lapseTimer();
     const leave = () => {
+      clearTimeout(lapseTimer);
       this.#waiting--;
       if (this.#waiting === 0 && !this.#settled) {
         this.#givenUp = true;
@@ -132,6 +146,19 @@ export class SharedWork<T> {
     };
     waited.then(leave, leave);
     return waited;
+  }
+
+  /** While this work waits for the work it took over: a timer of this call's own that ends that wait in time. */
+  #lapseTimer(): ReturnType<typeof setTimeout> | undefined {
+    const takeOver = this.#takeOver;
+    const clock = this.#options.clock;
+    if (takeOver === undefined || clock === undefined) return undefined;
+    const leftMs = takeOver.until - clock.now();
+    if (leftMs <= 0) {
+      takeOver.lapse();
+      return undefined;
+    }
+    return leftMs > MAX_TIMER_MS ? undefined : setTimeout(takeOver.lapse, leftMs);
   }
 }
 

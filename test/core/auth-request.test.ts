@@ -1,4 +1,4 @@
-/** `callAuthApi`: one attempt is bounded by `timeoutMs` from the start, getting it ready (the client authentication) included. */
+/** `callAuthApi`: getting an attempt ready (the client authentication) is bounded by `timeoutMs` and the signal, as its exchange is. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import { callAuthApi } from '../../src/core/auth-request.js';

@@ -133,6 +133,70 @@ describe('SharedWork', () => {
     expect(run).toHaveBeenCalledTimes(1);
   });
 
+  /** A call of a request whose timers workerd drops once it ends: `setTimeout` does nothing while `during` runs. */
+  function withDroppedTimers<R>(during: () => R): R {
+    vi.stubGlobal('setTimeout', () => 0);
+    try {
+      return during();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  }
+
+  it('ends the wait of a call that joined the take-over with its own timer when the one that took over has gone', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const work = new SharedWork<string>(() => new Promise(() => {}), { settlesWithinMs: 5_000, clock: { now: () => Date.now() } });
+    await leave(work);
+    const run = vi.fn(() => Promise.resolve('fresh token'));
+    const taker = new AbortController();
+    const next = withDroppedTimers(() => {
+      const takenOver = work.continued(run);
+      takenOver.wait(taker.signal, undefined, '').catch(() => {});
+      return takenOver;
+    });
+    const joined = next.wait(undefined, undefined, ''); // another request's call, with no deadline of its own
+    taker.abort(); // the request that took over ends: its timers are gone
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(run).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await joined).toBe('fresh token');
+  });
+
+  it('keeps the time of the first give-up through a chain of take-overs given up in turn', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const work = new SharedWork<string>(() => new Promise(() => {}), { settlesWithinMs: 5_000, clock: { now: () => Date.now() } });
+    await leave(work); // given up at 0
+    await vi.advanceTimersByTimeAsync(1_000);
+    const run = vi.fn(() => Promise.resolve('fresh token'));
+    const leaving = new AbortController();
+    const second = withDroppedTimers(() => {
+      const takenOver = work.continued(run);
+      takenOver.wait(leaving.signal, undefined, '').catch(() => {});
+      return takenOver;
+    });
+    await vi.advanceTimersByTimeAsync(200);
+    leaving.abort(); // given up at 1200, its request gone with its timers
+    await vi.advanceTimersByTimeAsync(100);
+    const third = second.continued(run);
+    const waited = third.wait(undefined, 4_500, 'no token in time');
+    waited.catch(() => {});
+    await vi.advanceTimersByTimeAsync(3_699);
+    expect(run).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1); // 5 s after the first give-up, not the second
+    expect(await waited).toBe('fresh token');
+    expect(run).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs afresh at once when taken over after the time is up', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const work = new SharedWork<string>(() => new Promise(() => {}), { settlesWithinMs: 5_000, clock: { now: () => Date.now() } });
+    await leave(work);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const run = vi.fn(() => Promise.resolve('fresh token'));
+    const next = withDroppedTimers(() => work.continued(run));
+    expect(await withDroppedTimers(() => next.wait(undefined, undefined, ''))).toBe('fresh token');
+  });
+
   it('leaves the wait unbounded when settlesWithinMs is beyond what a timer holds', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const outcome = deferred<string>();

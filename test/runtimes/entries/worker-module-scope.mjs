@@ -2,8 +2,8 @@
  * A Worker that keeps its `ManagementClient` at module scope, so that one token
  * serves the requests that follow (workerd ties each request's I/O to that
  * request). Each request lists the seeded organization's invitations and answers
- * `ok N` or the error's name and message; `?gives-up` makes the call give up after
- * 200 ms (its `signal`). The configuration comes from the `IDP_SCENARIO_CONFIG`
+ * `ok N` or the error's name and message; `?signal=MS` makes the call give up after
+ * MS milliseconds (its `signal`). The configuration comes from the `IDP_SCENARIO_CONFIG`
  * binding (JSON text). Driven by `runWorkerAcrossRequests` in run.mjs.
  */
 import { ManagementClient } from 'idplatform/management';
@@ -20,9 +20,9 @@ export default {
       clientSecret: config.clientSecret,
       timeoutMs: 2_000,
     });
-    const givesUp = new URL(request.url).searchParams.has('gives-up');
+    const signalMs = new URL(request.url).searchParams.get('signal');
     try {
-      const options = givesUp ? { signal: AbortSignal.timeout(200) } : undefined;
+      const options = signalMs === null ? undefined : { signal: AbortSignal.timeout(Number(signalMs)) };
       const invitations = await management.organizations.invitations.list(config.organizationId, undefined, options);
       return new Response(`ok ${invitations.length}`);
     } catch (error) {
