@@ -154,8 +154,8 @@ describe('SharedWork', () => {
       takenOver.wait(taker.signal, undefined, '').catch(() => {});
       return takenOver;
     });
-    const joined = next.wait(undefined, undefined, ''); // another request's call, with no deadline of its own
-    taker.abort(); // the request that took over ends: its timers are gone
+    const joined = next.wait(undefined, undefined, ''); // another call, with no deadline of its own
+    taker.abort(); // the call that took over has left, and its timers are gone (workerd: see the Known gaps)
     await vi.advanceTimersByTimeAsync(4_999);
     expect(run).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
@@ -195,6 +195,47 @@ describe('SharedWork', () => {
     const run = vi.fn(() => Promise.resolve('fresh token'));
     const next = withDroppedTimers(() => work.continued(run));
     expect(await withDroppedTimers(() => next.wait(undefined, undefined, ''))).toBe('fresh token');
+  });
+
+  it('measures the time of a take-over that ran afresh and was then given up from its own give-up', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const work = new SharedWork<string>(() => new Promise(() => {}), { settlesWithinMs: 5_000, clock: { now: () => Date.now() } });
+    await leave(work); // given up at 0
+    const fresh = deferred<string>();
+    const runFresh = vi.fn(() => fresh.promise);
+    const second = work.continued(runFresh);
+    const leaving = new AbortController();
+    second.wait(leaving.signal, undefined, '').catch(() => {});
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(runFresh).toHaveBeenCalledTimes(1); // ran afresh at 5000; its request is on its way
+    await vi.advanceTimersByTimeAsync(1_000);
+    leaving.abort(); // given up at 6000
+    await turn();
+    const run = vi.fn(() => Promise.resolve('another token'));
+    const waited = second.continued(run).wait(undefined, undefined, '');
+    await vi.advanceTimersByTimeAsync(4_999); // until 11000, not the first give-up's 5000
+    expect(run).not.toHaveBeenCalled();
+    fresh.resolve('fresh token');
+    expect(await waited).toBe('fresh token');
+    expect(run).not.toHaveBeenCalled();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('clears the timers of the calls that waited for a take-over once the work it took over ends', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const outcome = deferred<string>();
+    const settling = new SharedWork<string>(() => outcome.promise, { settlesWithinMs: 5_000, clock: { now: () => Date.now() } });
+    await leave(settling);
+    const next = settling.continued(() => Promise.resolve('fresh token'));
+    const waits = [
+      next.wait(undefined, undefined, ''),
+      next.wait(undefined, 3_000, ''),
+      next.wait(new AbortController().signal, undefined, ''),
+    ];
+    expect(vi.getTimerCount()).toBe(4); // a timer per call for the take-over's time, and one call's own timeout
+    outcome.resolve('late token');
+    expect(await Promise.all(waits)).toEqual(['late token', 'late token', 'late token']);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('leaves the wait unbounded when settlesWithinMs is beyond what a timer holds', async () => {
