@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // Finds or installs the Redis server the Redis tests start (REDIS_URL, redis-server on PATH, or apt-get).
+    globalSetup: ['test/setup/redis.ts'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
     testTimeout: 20_000,
     restoreMocks: true,

@@ -5,6 +5,8 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
     include: ['test/fleet/**/*.fleet.ts'],
+    // Finds or installs the Redis server the Redis tests start (REDIS_URL, redis-server on PATH, or apt-get).
+    globalSetup: ['test/setup/redis.ts'],
     testTimeout: 150_000,
     hookTimeout: 30_000,
   },

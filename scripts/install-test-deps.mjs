@@ -1,10 +1,11 @@
 // Installs the dependencies of test packages that keep their own lock file
 // (today test/migration: the official `auth0` SDK, which the SDK itself never
 // needs), with `npm ci`, unless what is installed already matches the lock.
-// Run by `npm test` and `npm run typecheck` (their `pre` scripts), and by CI.
+// Run by `npm test` (scripts/prepare-tests.mjs) and `npm run typecheck` (its `pre` script).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const PACKAGES = ['test/migration'];
 
@@ -18,8 +19,13 @@ function upToDate(dir) {
   });
 }
 
-for (const dir of PACKAGES) {
-  if (upToDate(dir)) continue;
-  console.log(`installing the dependencies of ${dir} (npm ci)`);
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'inherit' });
+/** `npm ci` in every test package whose installed dependencies do not match its lock. */
+export function installTestDependencies() {
+  for (const dir of PACKAGES) {
+    if (upToDate(dir)) continue;
+    console.log(`installing the dependencies of ${dir} (npm ci)`);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir, stdio: 'inherit' });
+  }
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) installTestDependencies();

@@ -34,6 +34,8 @@ export interface ClientCredentialsTokenProviderOptions {
 
 /** Lifetime assumed when the server sends no `expires_in`. */
 const DEFAULT_LIFETIME_SECONDS = 3600;
+/** The longest life the platform gives an access token (30 days): a longer `expires_in` is read as this, so a cache's TTL stays finite. */
+const MAX_LIFETIME_SECONDS = 30 * 24 * 3600;
 /** `exp` is whole seconds (`floor(iat) + expires_in` on the server), so a token may die up to a second before `expires_in` says. */
 const EXPIRY_ROUNDING_MS = 1000;
 /** How many rejected tokens are remembered (never handed out again while a cache still holds them). */
@@ -218,7 +220,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       if (holdsLock) await releaseTokenLock(cache, cacheKey);
       throw new TokenRequestError(error);
     }
-    const lifetimeMs = (issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS) * 1000;
+    const lifetimeMs = Math.min(issued.expiresIn ?? DEFAULT_LIFETIME_SECONDS, MAX_LIFETIME_SECONDS) * 1000;
     const ttlMs = lifetimeMs - Math.min(Math.min(maxSkewMs, lifetimeMs / 10) + EXPIRY_ROUNDING_MS, lifetimeMs / 2);
     if (ttlMs > 0) this.#fetched = { token: issued.accessToken, goodUntil: this.#clock.now() + ttlMs };
     // Stored while the call goes on with its token: a cache slow to store (or failing to) does not hold it.

@@ -85,6 +85,19 @@ describe('the token cache', () => {
     expect(entries.size).toBe(2);
   });
 
+  it('keeps a token whose expires_in is absurdly long (1e306 s) for 30 days at most: a finite TTL a store accepts', async () => {
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'long-lived', token_type: 'Bearer', expires_in: 1e306 })),
+      http.get(INVITATIONS, () => HttpResponse.json([])),
+    );
+    const ttls: number[] = [];
+    const tokenCache: TokenCache = { get: () => undefined, set: (_key, _token, ttlMs) => void ttls.push(ttlMs) };
+    const management = new ManagementClient({ baseUrl: API, clientId: 'svc', clientSecret: 's1', tokenCache, retry: false });
+    await management.organizations.invitations.list('org_1');
+    await vi.waitFor(() => expect(ttls).toHaveLength(1));
+    expect(ttls[0]).toBe(30 * 24 * 3600 * 1000 - 61_000);
+  });
+
   it.each([
     ['an object without get and set', {}],
     ['a string', 'redis://localhost'],

@@ -16,7 +16,7 @@ describe.each(REDIS_CLIENT_KINDS)('createRedisTokenCache with a %s client', (kin
   let redis: ConnectedRedisClient;
   beforeEach(async () => {
     redis = await redisClientKinds[kind](server.url);
-    await redis.command('FLUSHALL');
+    await redis.command('FLUSHDB');
   });
   afterEach(() => redis.close());
 
@@ -185,7 +185,7 @@ describe('createRedisTokenCache when the token cannot be stored', () => {
   it("gives the holder's lock back, so that another process takes it over at once", async () => {
     const redis = await redisClientKinds.redis(server.url);
     try {
-      await redis.command('FLUSHALL');
+      await redis.command('FLUSHDB');
       const key = 'idplatform:a:b:c';
       // The one SET of the token fails (a connection reset); every other command reaches Redis.
       let failed = false;

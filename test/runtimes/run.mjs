@@ -1,6 +1,6 @@
 /**
  * `npm run test:runtimes`: runs the conformance scenario (`scenario.mjs`) against
- * the BUILT package in every runtime users deploy to — Node 20/22/24 (ESM and CJS),
+ * the BUILT package in every runtime users deploy to — Node 20/22/24/26 (ESM and CJS),
  * Bun, Deno, a Worker in workerd (miniflare) and headless Chromium — one after the
  * other, against one tenant emulator served by `listen()` from this Node process.
  * Prints one table (runtime, version, passed, failed, time) and exits 1 when any
@@ -10,11 +10,11 @@
  *
  * Builds `dist/` first when it is missing or older than `src/`.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { readdir, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildIfStale } from '../../scripts/build-if-stale.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -77,6 +77,8 @@ const RUNTIMES = [
   { name: 'node-22-cjs', run: () => nodeProcess('22', 'cli.cjs') },
   { name: 'node-24-esm', run: () => nodeProcess('24', 'cli.mjs') },
   { name: 'node-24-cjs', run: () => nodeProcess('24', 'cli.cjs') },
+  { name: 'node-26-esm', run: () => nodeProcess('26', 'cli.mjs') },
+  { name: 'node-26-cjs', run: () => nodeProcess('26', 'cli.cjs') },
   { name: 'bun', run: () => binProcess('bun', ['run', join(entries, 'cli.mjs')], ['--version']) },
   {
     name: 'deno',
@@ -412,21 +414,6 @@ function withTimeout(promise, ms, name) {
 }
 
 /** `npm run build` when dist/ is missing or older than the newest file in src/. */
-async function buildIfStale() {
-  const built = await stat(join(root, 'dist', 'index.js')).catch(() => undefined);
-  if (built !== undefined && (await newestMtime(join(root, 'src'))) <= built.mtimeMs) return;
-  console.log('dist/ is missing or older than src/: npm run build');
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-}
-
-async function newestMtime(directory) {
-  let newest = 0;
-  for (const entry of await readdir(directory, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) newest = Math.max(newest, (await stat(join(entry.parentPath ?? entry.path, entry.name))).mtimeMs);
-  }
-  return newest;
-}
-
 function table(rows) {
   const columns = ['runtime', 'version', 'passed', 'failed', 'time'];
   const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column])))];
