@@ -6,7 +6,8 @@ import type { AccessTokens } from './tokens.js';
  * must be signed by the emulator, unexpired, issued by `{origin}/` for `{origin}/api/v2/`,
  * and hold `scope`. Answers the error response when it fails: 401 with errorCode
  * `invalid_token` (messages `Missing authentication`, `Bad HTTP authentication header format`,
- * `Invalid token`, `Invalid signature`, `Expired token`, `Bad audience`, `Bad issuer`), or
+ * `Invalid token`, `Invalid signature`, `Expired token`, `Bad audience`, `Bad issuer`, the last
+ * followed by the origin to pass to `createAccessToken`), or
  * 403 `Insufficient scope, expected any of: <scope>` with errorCode `insufficient_scope`.
  */
 export async function authorizeManagementRequest(
@@ -20,15 +21,16 @@ export async function authorizeManagementRequest(
   const match = /^bearer +([^\s]+)$/i.exec(authorization.trim());
   if (match?.[1] === undefined) return unauthorized('Bad HTTP authentication header format');
   const check = await tokens.verify(match[1], { issuer: `${origin}/`, audience: `${origin}/api/v2/` });
-  if (!check.ok) return unauthorized(check.message);
+  if (!check.ok) return unauthorized(check.message, check.hint);
   if (!check.scopes.includes(scope)) {
     return managementError(403, `Insufficient scope, expected any of: ${scope}`, 'insufficient_scope');
   }
   return undefined;
 }
 
-function unauthorized(message: string): Response {
-  return managementError(401, message, 'invalid_token', {
+function unauthorized(message: string, hint?: string): Response {
+  // The hint goes in the body only: it holds quotes, which a quoted header parameter cannot.
+  return managementError(401, hint === undefined ? message : `${message}: ${hint}`, 'invalid_token', {
     'www-authenticate': `Bearer error="invalid_token", error_description="${message}"`,
   });
 }

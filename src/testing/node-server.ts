@@ -19,12 +19,13 @@ const LOOPBACK_HOST = /^(?:localhost|::1|127(?:\.\d{1,3}){3})$/;
 
 /** A running loopback server of the emulator. */
 export interface EmulatorServer {
-  /** The origin to send requests to, e.g. `http://127.0.0.1:53124` (use `${url}/api/v2` as a client's `baseUrl`). */
+  /**
+   * The origin to send requests to, e.g. `http://127.0.0.1:53124`: what `createAccessToken`
+   * takes as `origin`, and an `AuthenticationClient`'s `baseUrl`.
+   */
   readonly url: string;
-  /** What a `ManagementClient` takes as `baseUrl`: `{url}/api/v2`. */
+  /** What a `ManagementClient` takes as `baseUrl`: `{url}/api/v2`. (Its `domain` option means https, so a loopback server has none.) */
   readonly baseUrl: string;
-  /** The host and port, e.g. `127.0.0.1:53124` (not a `domain` option of the clients, which means https: use `baseUrl`). */
-  readonly domain: string;
   /** Stops accepting connections, closes open ones, and resolves once the server is down; calling it again waits for the same close. */
   close(): Promise<void>;
 }
@@ -54,12 +55,11 @@ export async function serve(handle: (request: Request) => Promise<Response>, opt
     const address = server.address() as AddressInfo;
     return `${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   }
-  const domain = hostAndPort();
+  const url = `http://${hostAndPort()}`;
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${domain}`,
-    baseUrl: `http://${domain}/api/v2`,
-    domain,
+    url,
+    baseUrl: `${url}/api/v2`,
     // Once: a second call (an afterEach and an afterAll, say) waits for the same close.
     close: () =>
       (closed ??= new Promise<void>((resolve, reject) => {

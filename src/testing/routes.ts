@@ -42,6 +42,20 @@ export function matchRoute(method: string, path: string): RouteMatch {
   return allow.length > 0 ? { kind: 'method-not-allowed', allow } : { kind: 'not-found' };
 }
 
+/**
+ * The 404 of a path outside `/api/v2` that the emulator does not serve. It names the
+ * whole URL, so a client's wrong base URL shows; a Management API path sent without
+ * `/api/v2` (a `baseUrl` of only the origin) gets the base URL it needed.
+ */
+function notServed(method: string, url: URL): string {
+  const { kind } = matchRoute(method, url.pathname);
+  const managementPath = kind === 'operation' || kind === 'method-not-allowed';
+  const help = managementPath
+    ? `the Management API is at ${url.origin}/api/v2 (is baseUrl missing /api/v2?)`
+    : `it serves the Management API at ${url.origin}/api/v2 and /oauth/token, /userinfo, /.well-known/jwks.json`;
+  return `The emulator does not serve ${method} ${url.origin}${url.pathname}; ${help}`;
+}
+
 function matchTemplate(template: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
   if (template.length !== segments.length) return undefined;
   const params: Record<string, string> = {};
@@ -70,7 +84,8 @@ export interface RouteContext {
 /**
  * Answers one request that passed the rate limit and the scripted faults: the token
  * endpoint, the JWKS, `/userinfo`, or a Management API operation after its bearer and scope
- * checks. Unknown Authentication API paths get 404 `not_found`; unknown Management
+ * checks. Unknown Authentication API paths get 404 `not_found` (naming the URL, and
+ * `/api/v2` when the path is a Management API path without it); unknown Management
  * API paths 404 `Not Found`, a known path with another method 405 with `Allow`.
  */
 export async function route({ request, url, api, tokenEndpoint, tokens, store }: RouteContext): Promise<Response> {
@@ -79,9 +94,7 @@ export async function route({ request, url, api, tokenEndpoint, tokens, store }:
   }
   if (url.pathname === '/.well-known/jwks.json' && request.method === 'GET') return json(await tokens.jwks());
   if (url.pathname === '/userinfo') return handleUserInfo(request, url.origin, tokens);
-  if (api === 'authentication') {
-    return authenticationError(404, 'not_found', `The emulator does not serve ${request.method} ${url.pathname}`);
-  }
+  if (api === 'authentication') return authenticationError(404, 'not_found', notServed(request.method, url));
   const match = matchRoute(request.method, url.pathname.slice('/api/v2'.length));
   switch (match.kind) {
     case 'not-found':

@@ -18,7 +18,8 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
  * `client_secret_post`, `client_secret_basic` or `private_key_jwt`; `audience` must be
  * `{origin}/api/v2/`; an optional `scope` narrows the client's granted scopes. Answers
  * `{ access_token, token_type: 'Bearer', expires_in, scope }`, or `{ error, error_description }`:
- * 400 `invalid_request` / `unsupported_grant_type`, 401 `invalid_client`, 403 `access_denied`.
+ * 400 `invalid_request` / `unsupported_grant_type`, 401 `invalid_client`, 403 `access_denied`
+ * (for another audience, with the expected one and the likely mistake).
  */
 export async function handleTokenRequest(request: Request, origin: string, context: TokenEndpointContext): Promise<Response> {
   if (request.method !== 'POST') {
@@ -47,7 +48,7 @@ export async function handleTokenRequest(request: Request, origin: string, conte
   if (audience === undefined || audience === '') {
     return authenticationError(403, 'access_denied', 'No audience parameter was provided, and no default audience has been configured');
   }
-  if (audience !== managementAudience) return authenticationError(403, 'access_denied', `Service not found: ${audience}`);
+  if (audience !== managementAudience) return authenticationError(403, 'access_denied', unknownAudience(audience, origin));
 
   const requested = (params.get('scope') ?? '').split(' ').filter(Boolean);
   const notGranted = requested.filter((scope) => !client.scopes.includes(scope));
@@ -67,6 +68,27 @@ export async function handleTokenRequest(request: Request, origin: string, conte
     200,
     NO_STORE,
   );
+}
+
+/**
+ * Why `audience` is refused, with the Management API's audience and the likely
+ * cause. A client given `baseUrl` asks for `{baseUrl}/` by default, so a base URL
+ * without `/api/v2` shows up here first, as the audience `{origin}/`.
+ */
+function unknownAudience(audience: string, origin: string): string {
+  const expected = `${origin}/api/v2/`;
+  const refusal = `audience "${audience}" is not an API of this tenant; the Management API's audience is "${expected}"`;
+  let url: URL | undefined;
+  try {
+    url = new URL(audience);
+  } catch {
+    return refusal;
+  }
+  if (url.origin !== origin) return refusal;
+  if (url.pathname === '/') return `${refusal} (is baseUrl missing /api/v2?)`;
+  if (url.pathname === '/api/v2') return `${refusal} (with the trailing slash)`;
+  // `{baseUrl}/` is the client's default audience: name the base URL it came from.
+  return `${refusal} (is baseUrl "${audience.replace(/\/+$/, '')}" right? The Management API is at ${origin}/api/v2)`;
 }
 
 /** The request's parameters, or why they cannot be read. Each parameter may appear once (RFC 6749 §3.2); JSON values must be strings. */

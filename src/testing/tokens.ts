@@ -14,7 +14,13 @@ export interface AccessTokenRequest {
 /** The outcome of checking a bearer token: its client and scopes, or why it was refused. */
 export type TokenCheck =
   | { readonly ok: true; readonly clientId: string; readonly subject: string; readonly scopes: readonly string[] }
-  | { readonly ok: false; readonly message: string };
+  | {
+      readonly ok: false;
+      /** The platform's short reason, e.g. `Bad issuer` (also the `WWW-Authenticate` description). */
+      readonly message: string;
+      /** What to change, when the emulator can tell, e.g. the origin to make the token for. */
+      readonly hint?: string;
+    };
 
 interface SigningKey {
   readonly privateKey: CryptoKey;
@@ -67,7 +73,7 @@ export class AccessTokens {
   /** Verifies signature, `exp`, `iss` and `aud` of a bearer token, as the Management API does. */
   async verify(token: string, expected: { readonly issuer: string; readonly audience: string }): Promise<TokenCheck> {
     const { publicKey } = await this.#signingKey();
-    const { jwtVerify } = await import('jose');
+    const { decodeJwt, jwtVerify } = await import('jose');
     try {
       const { payload } = await jwtVerify(token, publicKey, {
         algorithms: ['RS256'],
@@ -80,7 +86,10 @@ export class AccessTokens {
       const clientId = typeof payload.azp === 'string' ? payload.azp : (payload.sub ?? '').replace(/@clients$/, '');
       return { ok: true, clientId, subject: payload.sub ?? '', scopes };
     } catch (error) {
-      return { ok: false, message: refusal(error) };
+      const message = refusal(error);
+      // Claims are checked after the signature, so a refused issuer's token decodes.
+      const hint = message === 'Bad issuer' ? issuerHint(decodeJwt(token).iss, expected.issuer) : undefined;
+      return hint === undefined ? { ok: false, message } : { ok: false, message, hint };
     }
   }
 
@@ -94,6 +103,23 @@ export class AccessTokens {
   #signingKey(): Promise<SigningKey> {
     return sharedSigningKey();
   }
+}
+
+/**
+ * Why a token signed by an emulator of this process has another tenant's `iss`: it
+ * was made by `createAccessToken` for another origin (the token endpoint issues for
+ * the origin it is asked at), typically `emulator.origin` sent to `listen()`'s server.
+ */
+function issuerHint(issuer: unknown, expectedIssuer: string): string | undefined {
+  if (typeof issuer !== 'string') return undefined;
+  const origin = expectedIssuer.replace(/\/$/, '');
+  const served = new URL(origin);
+  const loopback = served.protocol === 'http:' && /^(?:localhost|\[::1\]|127(?:\.\d{1,3}){3})$/.test(served.hostname);
+  const which = loopback ? ', the url listen() returned,' : '';
+  return (
+    `the token's issuer is "${issuer}", this tenant's is "${expectedIssuer}" ` +
+    `(createAccessToken needs { origin: "${origin}" }${which} to make a token for this tenant)`
+  );
 }
 
 /** The Management API's message for a refused token. */

@@ -15,12 +15,13 @@ export async function handleUserInfo(request: Request, origin: string, tokens: A
   const match = /^bearer +([^\s]+)$/i.exec(request.headers.get('authorization')?.trim() ?? '');
   if (match?.[1] === undefined) return unauthorized('Missing or malformed bearer token');
   const check = await tokens.verify(match[1], { issuer: `${origin}/`, audience: `${origin}/api/v2/` });
-  if (!check.ok) return unauthorized(check.message);
+  if (!check.ok) return unauthorized(check.message, check.hint);
   return json({ sub: check.subject }, 200, { 'cache-control': 'no-store' });
 }
 
-function unauthorized(message: string): Response {
-  return authenticationError(401, 'invalid_token', message, {
+function unauthorized(message: string, hint?: string): Response {
+  // The hint goes in the body only: it holds quotes, which a quoted header parameter cannot.
+  return authenticationError(401, 'invalid_token', hint === undefined ? message : `${message}: ${hint}`, {
     'www-authenticate': `Bearer error="invalid_token", error_description="${message}"`,
   });
 }

@@ -77,10 +77,11 @@ describe('against the emulator on a socket', () => {
     expect((error as Error).message).toContain(`(e.g. ${server.url}/api/v2)`);
   });
 
-  it("refuses listen()'s domain passed as `domain`, pointing to baseUrl", () => {
-    expect(() => new ManagementClient({ domain: server.domain, ...emulator.credentials })).toThrow(ConfigurationError);
-    expect(() => new ManagementClient({ domain: server.domain, ...emulator.credentials })).toThrow(
-      `pass \`baseUrl: 'http://${server.domain}/api/v2'\` instead`,
+  it('refuses the emulator\'s loopback host passed as `domain`, pointing to baseUrl', () => {
+    const host = new URL(server.url).host;
+    expect(() => new ManagementClient({ domain: host, ...emulator.credentials })).toThrow(ConfigurationError);
+    expect(() => new ManagementClient({ domain: host, ...emulator.credentials })).toThrow(
+      `pass \`baseUrl: 'http://${host}/api/v2'\` instead`,
     );
   });
 

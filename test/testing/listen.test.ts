@@ -17,7 +17,7 @@ describe('emulator.listen() (a real socket on 127.0.0.1)', () => {
 
   it('serves on 127.0.0.1 and a free port', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.domain).toBe(server.url.slice('http://'.length));
+    expect(server.baseUrl).toBe(`${server.url}/api/v2`);
   });
 
   it('issues tokens for its own origin at /oauth/token (client_secret_basic)', async () => {

@@ -71,9 +71,14 @@ describe('Management API bearer tokens', () => {
 
   it('answers 401 to a token of another tenant (origin)', async () => {
     const token = await createTenantEmulator({ domain: 'other.emulator.test' }).createAccessToken();
-    expect(await read(await managementRequest(emulator, INVITATIONS, { token }))).toMatchObject({
+    const response = await managementRequest(emulator, INVITATIONS, { token });
+    expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token", error_description="Bad issuer"');
+    expect(await read(response)).toMatchObject({
       status: 401,
-      body: unauthorized('Bad issuer'),
+      body: unauthorized(
+        `Bad issuer: the token's issuer is "https://other.emulator.test/", this tenant's is "${emulator.origin}/" ` +
+          `(createAccessToken needs { origin: "${emulator.origin}" } to make a token for this tenant)`,
+      ),
     });
   });
 
@@ -86,7 +91,7 @@ describe('Management API bearer tokens', () => {
     const issuer = await emulator.createAccessToken({ origin: 'https://other.example.com', audience: `${emulator.origin}/api/v2/` });
     expect(await read(await managementRequest(emulator, INVITATIONS, { token: issuer }))).toMatchObject({
       status: 401,
-      body: unauthorized('Bad issuer'),
+      body: { message: expect.stringMatching(/^Bad issuer: the token's issuer is "https:\/\/other\.example\.com\/"/) },
     });
   });
 

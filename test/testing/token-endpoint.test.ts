@@ -276,7 +276,12 @@ describe('POST /oauth/token', () => {
         await read(await tokenRequest(emulator, { ...defaultGrant(emulator), audience: 'https://other.example.com/api/v2/' })),
       ).toMatchObject({
         status: 403,
-        body: { error: 'access_denied', error_description: 'Service not found: https://other.example.com/api/v2/' },
+        body: {
+          error: 'access_denied',
+          error_description:
+            'audience "https://other.example.com/api/v2/" is not an API of this tenant; ' +
+            `the Management API's audience is "${emulator.origin}/api/v2/"`,
+        },
       });
       const { audience: _, ...withoutAudience } = defaultGrant(emulator);
       expect(await read(await tokenRequest(emulator, withoutAudience))).toMatchObject({ status: 403, body: { error: 'access_denied' } });

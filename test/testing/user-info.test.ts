@@ -29,7 +29,13 @@ describe('GET /userinfo', () => {
     const expired = await emulator.createAccessToken({ expiresInSeconds: -60 });
     expect(await (await userInfo({ authorization: `Bearer ${expired}` })).json()).toMatchObject({ error_description: 'Expired token' });
     const foreign = await emulator.createAccessToken({ origin: 'https://other.emulator.test' });
-    expect((await userInfo({ authorization: `Bearer ${foreign}` })).status).toBe(401);
+    const refused = await userInfo({ authorization: `Bearer ${foreign}` });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({
+      error_description:
+        `Bad issuer: the token's issuer is "https://other.emulator.test/", this tenant's is "${emulator.origin}/" ` +
+        `(createAccessToken needs { origin: "${emulator.origin}" } to make a token for this tenant)`,
+    });
   });
 
   it('answers 405 to other methods', async () => {
