@@ -1,5 +1,4 @@
-import { type Clock, systemClock } from '../core/clock.js';
-import { withDeadline } from '../core/deadline.js';
+import { type Clock, systemClock, withDeadline } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
 import { isValidTimeout, MAX_TIMEOUT_MS } from '../core/options.js';
 import type { RedisClientLike } from './client.js';

@@ -1,4 +1,4 @@
-import { type Clock, ConfigurationError, ManagementClient } from 'idplatform/management';
+import { type Clock, ManagementClient } from 'idplatform/management';
 import { createTenantEmulator } from 'idplatform/testing';
 import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../helpers/clock.js';
@@ -63,14 +63,25 @@ describe('ManagementClient pacing (the default in-memory rateLimiter)', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
-  it('rejects a rateLimiter without wait and update, or with a release that is not a method', () => {
+  it('rejects a rateLimiter without wait and update methods, and takes any object that has both', () => {
     const { management } = pacedSetup({ limit: 3, windowMs: 10_000 });
-    expect(() => management({ rateLimiter: { wait: () => {} } } as never)).toThrow(ConfigurationError);
-    for (const release of [true, 'yes', null, {}]) {
-      expect(() => management({ rateLimiter: { wait: () => true, update: () => {}, release } } as never)).toThrow(
-        '`release` must be a method when given',
+    for (const rateLimiter of [{ wait: () => {} }, { update: () => {} }, { wait: true, update: () => {} }, null, 'redis']) {
+      expect(() => management({ rateLimiter } as never)).toThrow(
+        '`rateLimiter` must have `wait(key, signal)` and `update(key, rateLimit)` methods',
       );
     }
+    expect(() => management({ rateLimiter: { wait: () => {}, update: () => {} } } as never)).not.toThrow();
+  });
+
+  it('counts no calls in flight: concurrent calls on a cold client go at once, and the retry loop waits out the 429s that slip through', async () => {
+    const { clock, emulator, management } = pacedSetup({ limit: 3, windowMs: 10_000 });
+    const client = management();
+    const results = await Promise.all(Array.from({ length: 5 }, () => client.guardian.phone.getMessageTypes()));
+    expect(results).toHaveLength(5);
+    const statuses = emulator.requests.filter((request) => request.path.startsWith('/api/v2/')).map((request) => request.status);
+    expect(statuses.slice(0, 5).sort()).toEqual([200, 200, 200, 429, 429]);
+    expect(statuses.slice(5)).toEqual([200, 200]);
+    expect(clock.sleeps.length).toBeGreaterThan(0);
   });
 
   it('hands every wait options it cannot change: a limiter that writes to them changes no later call', async () => {
@@ -82,7 +93,6 @@ describe('ManagementClient pacing (the default in-memory rateLimiter)', () => {
         wait: (_key: string, _signal: AbortSignal | undefined, options: { maxDelayMs: number }) => {
           seen.push(options.maxDelayMs);
           Reflect.set(options, 'maxDelayMs', 0);
-          return true;
         },
         update: () => {},
       },
