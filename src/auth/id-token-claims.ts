@@ -1,43 +1,27 @@
-import * as z from 'zod/mini';
-import { type AuthApiContext, callAuthApi, checkedCallOptions } from '../core/auth-request.js';
 import type { RequestOptions } from '../core/options.js';
-import { ownProperties } from '../core/own-properties.js';
-import type { SharedRetry } from '../core/retry.js';
-import type { TokenResponse } from '../core/token-response.js';
-import type {
-  IdTokenExpectations,
-  IdTokenSettings,
-  IdTokenValidationContext,
-  PreparedKeySet,
-  TokenResponseWithClaims,
-} from './id-token.js';
+import type { TokenResponse } from '../core/tokens/response.js';
+import type { IdTokenExpectations, IdTokenValidationContext, TokenResponseWithClaims } from './id-token.js';
+import type { AuthSettings } from './settings.js';
 
 export type { IdTokenExpectations, TokenResponseWithClaims } from './id-token.js';
 
-/** The body of `/.well-known/jwks.json`, checked by jose when it builds the key set (keeping zod's schema out of the eager bundle). */
-const JwksBodySchema = z.unknown();
-
 /** What the ID token checks use: the ID token settings, the clock, and the client's context to fetch the key set with. */
-type ClaimsSettings = { readonly idToken: IdTokenSettings } & AuthApiContext;
+type ClaimsSettings = Pick<AuthSettings, 'idToken' | 'sender' | 'clock' | 'timeoutMs'>;
 
 /**
  * Loads what checking an ID token needs before a refresh-token grant is sent: with
- * `'signature'` verification, the checks and the tenant's key set (fetched at most
- * every 10 minutes). Were the keys fetched after the grant and that fetch failed,
- * the grant's tokens would be lost, with the refresh token that rotation has just
- * replaced: the user would be logged out. A failed fetch of the keys throws
- * (`NetworkError`, `AuthApiError`, `TimeoutError`) and the grant is not sent. The
- * call's options are checked first, so that no request leaves with bad ones. Pass
- * what it returns to {@link withIdTokenClaims}: the token is then checked with this
- * key set, even if it turned 10 minutes old during the grant or another call replaced
- * the cached set meanwhile (only a key the set lacks, after a key rotation, fetches
- * the set again after the grant).
+ * `'signature'` verification, the checks and the tenant's key set (unless one under
+ * 10 minutes old is cached). Were the keys fetched after the grant and that fetch
+ * failed, the grant's tokens would be lost, with the refresh token that rotation has
+ * just replaced: the user would be logged out. A failed fetch of the keys throws
+ * (`NetworkError`, `TimeoutError`, `IdTokenValidationError`) and the grant is not
+ * sent. The call's options are checked first, so that no request leaves with bad ones.
  */
-export async function prepareIdTokenChecks(settings: ClaimsSettings, options: RequestOptions = {}): Promise<PreparedKeySet | undefined> {
-  if (settings.idToken.verification !== 'signature') return undefined;
-  checkedCallOptions(settings, options);
+export async function prepareIdTokenChecks(settings: ClaimsSettings, options: RequestOptions = {}): Promise<void> {
+  if (settings.idToken.verification !== 'signature') return;
+  settings.sender.checkOptions(options);
   const { loadKeySet } = await import('./id-token-signature.js');
-  return loadKeySet(validationContext(settings, options));
+  await loadKeySet(validationContext(settings, options));
 }
 
 /**
@@ -53,25 +37,13 @@ export async function withIdTokenClaims(
   tokens: TokenResponse,
   expected: IdTokenExpectations = {},
   options: RequestOptions = {},
-  prepared: PreparedKeySet | undefined = undefined,
 ): Promise<TokenResponseWithClaims> {
   if (tokens.id_token === undefined) return tokens;
   const { validateIdToken } = await import('./id-token-validation.js');
-  return { ...tokens, claims: await validateIdToken(tokens.id_token, validationContext(settings, options, prepared), expected) };
+  return { ...tokens, claims: await validateIdToken(tokens.id_token, validationContext(settings, options), expected) };
 }
 
-function validationContext(settings: ClaimsSettings, options: RequestOptions, preparedKeySet?: PreparedKeySet): IdTokenValidationContext {
-  const fetchJwks = (shared: SharedRetry) =>
-    callAuthApi(settings, { method: 'GET', path: '.well-known/jwks.json', schema: JwksBodySchema, prepare: () => ({}), shared });
-  const { signal, timeoutMs } = ownProperties(options);
-  const fetchSettling = { settlesWithinMs: settings.timeoutMs, clock: settings.clock };
-  return {
-    settings: settings.idToken,
-    now: Math.floor(settings.clock.now() / 1000),
-    preparedKeySet,
-    fetchJwks,
-    fetchSettling,
-    signal,
-    timeoutMs,
-  };
+function validationContext(settings: ClaimsSettings, options: RequestOptions): IdTokenValidationContext {
+  const { signal, timeoutMs } = options;
+  return { settings: settings.idToken, now: Math.floor(settings.clock.now() / 1000), client: settings, signal, timeoutMs };
 }

@@ -1,7 +1,6 @@
 import { ConfigurationError } from '../core/errors.js';
-import type { SharedRetry } from '../core/retry.js';
-import type { SharedWorkOptions } from '../core/shared-work.js';
-import type { TokenResponse } from '../core/token-response.js';
+import type { AuthApiContext } from '../core/http/auth-api.js';
+import type { TokenResponse } from '../core/tokens/response.js';
 
 /**
  * The claims of a validated ID token (OpenID Connect Core §2 and §5.1). The
@@ -70,34 +69,13 @@ export interface IdTokenSettings {
   readonly verification: IdTokenVerification;
 }
 
-/** A key set loaded by the signature checks (their cache entry), handed back to them as it is. */
-export interface PreparedKeySet {
-  /** When it was fetched, in seconds since the epoch. */
-  readonly fetchedAt: number;
-}
-
-/** What the lazily loaded checks get from the client: the time, and its tenant's key set. */
+/** What the lazily loaded checks get from the client: the time, and how to fetch its tenant's key set. */
 export interface IdTokenValidationContext {
   readonly settings: IdTokenSettings;
   /** Now, in seconds since the epoch. */
   readonly now: number;
-  /**
-   * The key set a grant loaded before it was sent: the token it returns is checked
-   * with this set, even when the set turned 10 minutes old meanwhile, or another call
-   * replaced the cached one. Without it, the cached set (or a fresh fetch) is used.
-   */
-  readonly preparedKeySet?: PreparedKeySet | undefined;
-  /**
-   * Fetches the tenant's `/.well-known/jwks.json` with the client's own timeout and no
-   * caller's signal: one fetch serves every call waiting for it (not cached: the caller
-   * caches). `shared`: the fetch is shared by calls (its retries stop when none of them waits any more).
-   */
-  readonly fetchJwks: (shared: SharedRetry) => Promise<unknown>;
-  /**
-   * How long a fetch every call gave up can still take (its attempt in flight, within
-   * the client's `timeoutMs`), on which clock: a later call waits that long for it at most.
-   */
-  readonly fetchSettling: Pick<SharedWorkOptions, 'settlesWithinMs' | 'clock'>;
+  /** The client's sender, which fetches the key set (with its `fetch`, `headers` and `onResponse`), and its `timeoutMs`. */
+  readonly client: AuthApiContext & { readonly timeoutMs: number };
   /** The call's signal and `timeoutMs`: how long this call waits for the key set (the fetch goes on for others). */
   readonly signal?: AbortSignal | undefined;
   readonly timeoutMs?: number | undefined;

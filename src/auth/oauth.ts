@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
 import { ConfigurationError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import { postAsClient, requestToken } from '../core/token-endpoint.js';
-import type { TokenResponse } from '../core/token-response.js';
+import { postAsClient, requestToken } from '../core/tokens/endpoint.js';
+import type { TokenResponse } from '../core/tokens/response.js';
 import { validateParams } from '../core/validation.js';
 import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js';
-import type { PreparedKeySet } from './id-token.js';
 import { type IdTokenExpectations, prepareIdTokenChecks, type TokenResponseWithClaims, withIdTokenClaims } from './id-token-claims.js';
 import type { AuthSettings } from './settings.js';
 import { REDIRECT_URI_RULE } from './url-params.js';
@@ -129,8 +128,8 @@ export class OAuthGrants implements OAuth {
     const { organization, ...grant } = validateParams(RefreshTokenGrantSchema, params);
     // The keys first: a refresh token that rotation replaces is not spent on tokens that could not be checked.
     // A scope without `openid` asks for no ID token: no keys needed.
-    const prepared = grant.scope?.split(' ').includes('openid') === false ? undefined : await prepareIdTokenChecks(this.#settings, options);
-    return this.#tokenWithClaims({ grant_type: 'refresh_token', ...grant }, options, { organization }, prepared);
+    if (grant.scope?.split(' ').includes('openid') !== false) await prepareIdTokenChecks(this.#settings, options);
+    return this.#tokenWithClaims({ grant_type: 'refresh_token', ...grant }, options, { organization });
   }
 
   async passwordGrant(params: PasswordGrantParams, options?: EndUserRequestOptions): Promise<TokenResponseWithClaims> {
@@ -155,9 +154,8 @@ export class OAuthGrants implements OAuth {
     grant: Record<string, string | undefined>,
     options?: RequestOptions,
     expected?: IdTokenExpectations,
-    prepared?: PreparedKeySet,
   ): Promise<TokenResponseWithClaims> {
-    return withIdTokenClaims(this.#settings, await this.#token(grant, options), expected, options, prepared);
+    return withIdTokenClaims(this.#settings, await this.#token(grant, options), expected, options);
   }
 
   #requireConfidential(call: string): void {

@@ -1,4 +1,7 @@
-/** ID token checks: `nbf` (RFC 7519 4.1.5), and one key-set refetch for the concurrent logins that meet a rotated key. */
+/**
+ * ID token checks: `nbf`, one key-set refetch for the concurrent logins that meet a rotated key, and a key-set
+ * fetch that goes on for the next login once every caller stopped waiting for it.
+ */
 
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { HttpResponse, http } from 'msw';
@@ -9,6 +12,9 @@ import { deferred } from '../helpers/deferred.js';
 import { DOMAIN, ORIGIN, useMswServer } from '../helpers/server.js';
 
 const server = useMswServer();
+afterEach(() => {
+  vi.useRealTimers();
+});
 const NOW_SEC = Date.UTC(2026, 0, 1) / 1000;
 const CLIENT_ID = 'app';
 const ISSUER = `${ORIGIN}/`;
@@ -71,6 +77,7 @@ describe('ID token time claims', () => {
 
 describe('JWKS refetch on an unknown kid', () => {
   it('is made at most once per 30 s, also when several grants meet the new kid at the same time', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: NOW_SEC * 1000 }); // jose dates its cache with Date.now()
     const clock = createFakeClock(NOW_SEC * 1000);
     let served: object = { keys: [jwk1] };
     let fetches = 0;
@@ -87,6 +94,7 @@ describe('JWKS refetch on an unknown kid', () => {
     await auth.oauth.authorizationCodeGrant(grant); // caches the set {k1}
     expect(fetches).toBe(1);
     clock.advance(60_000); // past the 30 s cooldown, within the 10-minute max age
+    vi.setSystemTime(Date.now() + 60_000);
     served = { keys: [jwk1, jwk2] }; // the tenant rotated to k2
     idToken = await sign(claims(), k2, 'k2');
     const results = await Promise.allSettled(Array.from({ length: 5 }, () => auth.oauth.authorizationCodeGrant(grant)));
@@ -95,108 +103,44 @@ describe('JWKS refetch on an unknown kid', () => {
   });
 });
 
-describe('a key-set fetch that every call waiting for it gave up', () => {
-  it('sends no retry; the next call fetches the set afresh, after what is left of the wait the server demanded', async () => {
-    const clock = createFakeClock(NOW_SEC * 1000, { holdSleeps: true }); // a retry's wait lasts until it is aborted
-    let fetches = 0;
+describe('a key-set fetch that every login waiting for it stopped waiting for', () => {
+  /** A client whose first key-set fetch answers (with `firstAnswer`) only when the test says so; later ones at once. */
+  async function clientWithHeldKeyFetch(firstAnswer: () => Response) {
     const idToken = await sign(claims(), k1, 'k1');
-    server.use(
-      http.post(`${ORIGIN}/oauth/token`, () => HttpResponse.json({ access_token: 'at', token_type: 'Bearer', id_token: idToken })),
-      http.get(`${ORIGIN}/.well-known/jwks.json`, () => {
-        fetches += 1;
-        if (fetches === 1) return HttpResponse.json({ error: 'too_many_requests' }, { status: 429, headers: { 'retry-after': '5' } });
-        return HttpResponse.json({ keys: [jwk1] });
-      }),
-    );
-    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock } as AuthenticationClientOptions);
-    const grant = { code: 'c', redirect_uri: 'https://app.example/cb' };
-    const controller = new AbortController();
-    const first = auth.oauth.authorizationCodeGrant(grant, { signal: controller.signal });
-    first.catch(() => {});
-    expect(await clock.nextSleep()).toBe(5_000); // the key-set fetch waits to retry its 429
-    controller.abort(new Error('the user closed the page'));
-    await expect(first).rejects.toThrow('the user closed the page');
-
-    // A login 1 s later waits out the 4 s left of what the 429 demanded, then fetches.
-    clock.advance(1_000);
-    const early = new AbortController();
-    const second = auth.oauth.authorizationCodeGrant(grant, { signal: early.signal });
-    second.catch(() => {});
-    expect(await clock.nextSleep()).toBe(4_000);
-    expect(fetches).toBe(1);
-    early.abort(new Error('closed too'));
-    await expect(second).rejects.toThrow('closed too');
-
-    // One after the demanded time fetches at once, and gets the set.
-    clock.advance(5_000);
-    await expect(auth.oauth.authorizationCodeGrant(grant)).resolves.toMatchObject({ claims: { sub: 'user-1' } });
-    expect(fetches).toBe(2);
-    expect(clock.sleeps).toEqual([5_000, 4_000]); // the given-up fetches slept no more, nor retried
-  });
-});
-
-describe('a key-set fetch that every call gave up, taken over by the next login', () => {
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
-
-  it("gets that fetch's set when it answers within the client timeoutMs of the give-up: one fetch", async () => {
-    const clock = createFakeClock(NOW_SEC * 1000);
-    const idToken = await sign(claims(), k1, 'k1');
-    let keySetFetches = 0;
-    const firstAnswer = deferred<void>();
+    const fetches = { count: 0 };
+    const release = deferred<void>();
     const fetch = async (request: Request): Promise<Response> => {
       if (new URL(request.url).pathname === '/oauth/token')
         return Response.json({ access_token: 'at', token_type: 'Bearer', id_token: idToken });
-      keySetFetches += 1;
-      if (keySetFetches === 1) await firstAnswer.promise;
-      return Response.json({ keys: [jwk1] });
+      fetches.count += 1;
+      if (fetches.count > 1) return Response.json({ keys: [jwk1] });
+      await release.promise;
+      return firstAnswer();
     };
-    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock, fetch, timeoutMs: 10_000 });
+    const clock = createFakeClock(NOW_SEC * 1000);
+    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock, fetch });
     const grant = { code: 'c', redirect_uri: 'https://app.example/cb' };
     const controller = new AbortController();
-    const first = auth.oauth.authorizationCodeGrant(grant, { signal: controller.signal });
-    first.catch(() => {});
-    await vi.waitFor(() => expect(keySetFetches).toBe(1));
+    const given = auth.oauth.authorizationCodeGrant(grant, { signal: controller.signal });
+    await vi.waitFor(() => expect(fetches.count).toBe(1));
     controller.abort(new Error('the user closed the page'));
-    await expect(first).rejects.toThrow('the user closed the page');
+    await expect(given).rejects.toThrow('the user closed the page');
+    return { login: () => auth.oauth.authorizationCodeGrant(grant), release: release.resolve, fetches };
+  }
 
-    const second = auth.oauth.authorizationCodeGrant(grant);
-    // A take-over that did not wait would have fetched by the time a later timer fires.
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(keySetFetches).toBe(1);
-    clock.advance(1_000);
-    firstAnswer.resolve();
-    await expect(second).resolves.toMatchObject({ claims: { sub: 'user-1' } });
-    expect(keySetFetches).toBe(1);
+  it('goes on: the next login gets the set it brings, with no second fetch', async () => {
+    const { login, release, fetches } = await clientWithHeldKeyFetch(() => Response.json({ keys: [jwk1] }));
+    const next = login();
+    release();
+    await expect(next).resolves.toMatchObject({ claims: { sub: 'user-1' } });
+    expect(fetches.count).toBe(1);
   });
 
-  it('is fetched afresh by a later login once the client timeoutMs has passed since it was given up, when it never settles (workerd)', async () => {
-    const clock = createFakeClock(NOW_SEC * 1000);
-    const idToken = await sign(claims(), k1, 'k1');
-    let keySetFetches = 0;
-    // workerd drops the I/O of a request that has ended: the first key-set fetch never answers, whatever its signal says.
-    const fetch = async (request: Request): Promise<Response> => {
-      if (new URL(request.url).pathname === '/oauth/token')
-        return Response.json({ access_token: 'at', token_type: 'Bearer', id_token: idToken });
-      keySetFetches += 1;
-      return keySetFetches === 1 ? new Promise<Response>(() => {}) : Response.json({ keys: [jwk1] });
-    };
-    const auth = new AuthenticationClient({ domain: DOMAIN, clientId: CLIENT_ID, clientSecret: 's', clock, fetch, timeoutMs: 10_000 });
-    const grant = { code: 'c', redirect_uri: 'https://app.example/cb' };
-
-    // The first login's timers are dropped with its request too: ky's timeout never fires.
-    vi.stubGlobal('setTimeout', () => 0);
-    const controller = new AbortController();
-    const first = auth.oauth.authorizationCodeGrant(grant, { signal: controller.signal });
-    first.catch(() => {});
-    await vi.waitFor(() => expect(keySetFetches).toBe(1));
-    controller.abort(new Error('the request ended'));
-    await expect(first).rejects.toThrow('the request ended');
-    vi.unstubAllGlobals();
-
-    clock.advance(10_000);
-    await expect(auth.oauth.authorizationCodeGrant(grant)).resolves.toMatchObject({ claims: { sub: 'user-1' } });
-    expect(keySetFetches).toBe(2);
+  it('that fails is not kept: the next login fetches again', async () => {
+    const { login, release, fetches } = await clientWithHeldKeyFetch(() => new Response('down', { status: 503 }));
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the held fetch has failed by then
+    await expect(login()).resolves.toMatchObject({ claims: { sub: 'user-1' } });
+    expect(fetches.count).toBe(2);
   });
 });
