@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { IdPlatformError, PagingLimitError, ResponseValidationError } from '../../src/core/errors.js';
-import { isWithinPagingWindow, iteratePages, iterateWindowedList, type Page, type WindowedPageQuery } from '../../src/core/paging.js';
+import {
+  isWithinPagingWindow,
+  iterateCountedList,
+  iterateWindowedList,
+  type PageProgress,
+  type WindowedPageQuery,
+} from '../../src/core/paging.js';
 
-/** A list of `count` numbers served by offset pages, capping each page at `cap`; `calls` records each request. */
-function list(count: number, { cap = Number.POSITIVE_INFINITY, withTotal = true, saysPageSize = false } = {}) {
-  const calls: [number, number][] = [];
-  const fetchPage = async (page: number, size: number): Promise<Page<number>> => {
-    calls.push([page, size]);
-    const served = Math.min(size, cap);
-    const start = page * served; // a capping server's page `page` is of its own size
-    const items = Array.from({ length: Math.max(0, Math.min(served, count - start)) }, (_, index) => start + index);
-    const servedPerPage = saysPageSize ? served : undefined;
-    return withTotal ? { items, total: count, servedPerPage } : { items, servedPerPage };
-  };
-  return { calls, fetchPage };
-}
-
-async function collect(iterator: AsyncIterable<number>) {
-  const seen: number[] = [];
+async function collect<T>(iterator: AsyncIterable<T>) {
+  const seen: T[] = [];
   try {
     for await (const item of iterator) seen.push(item);
     return { seen, error: undefined };
@@ -26,193 +18,149 @@ async function collect(iterator: AsyncIterable<number>) {
   }
 }
 
-describe('iteratePages', () => {
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, index) => from + index);
+
+/** The message of the one issue of a `ResponseValidationError`. */
+function issueOf(error: unknown) {
+  expect(error).toBeInstanceOf(ResponseValidationError);
+  const { issues } = error as ResponseValidationError;
+  expect(issues).toHaveLength(1);
+  return issues[0];
+}
+
+describe('iterateCountedList', () => {
+  /** A list of `count` numbers paged as asked, echoing `page` and `per_page`, with `total`; `calls` records the pages asked. */
+  function counted(count: number, perPage: number, { withTotal = true } = {}) {
+    const calls: number[] = [];
+    const fetchPage = async (page: number) => {
+      calls.push(page);
+      const items = range(page * perPage, Math.min(count, (page + 1) * perPage));
+      return withTotal ? { items, total: count, page, per_page: perPage } : { items, page, per_page: perPage };
+    };
+    return { calls, fetchPage };
+  }
+
   it('stops once `total` records were yielded, without an empty request', async () => {
-    const { calls, fetchPage } = list(130);
-    const { seen } = await collect(iteratePages({ perPage: 50, fetchPage }));
-    expect(seen).toEqual(Array.from({ length: 130 }, (_, index) => index));
-    expect(calls).toEqual([
-      [0, 50],
-      [1, 50],
-      [2, 50],
+    for (const [count, requests] of [
+      [130, 3],
+      [100, 2],
+      [0, 1],
+    ] as const) {
+      const { calls, fetchPage } = counted(count, 50);
+      const { seen, error } = await collect(iterateCountedList({ perPage: 50, fetchPage }));
+      expect(error).toBeUndefined();
+      expect(seen).toEqual(range(0, count));
+      expect(calls).toHaveLength(requests);
+    }
+  });
+
+  it('stops at a short page when the server sends no total', async () => {
+    const { calls, fetchPage } = counted(120, 50, { withTotal: false });
+    const { seen } = await collect(iterateCountedList({ perPage: 50, fetchPage }));
+    expect(seen).toEqual(range(0, 120));
+    expect(calls).toEqual([0, 1, 2]);
+  });
+
+  it('tells onPage after each page, with the records so far and the total', async () => {
+    const { fetchPage } = counted(130, 50);
+    const pages: PageProgress[] = [];
+    await collect(iterateCountedList({ perPage: 50, fetchPage, onPage: (progress) => void pages.push(progress) }));
+    expect(pages).toEqual([
+      { page: 0, records: 50, total: 130, limitReached: false },
+      { page: 1, records: 100, total: 130, limitReached: false },
+      { page: 2, records: 130, total: 130, limitReached: false },
     ]);
   });
 
-  it('stops at a short page when there is no total', async () => {
-    const { calls, fetchPage } = list(120, { withTotal: false });
-    const { seen } = await collect(iteratePages({ perPage: 50, fetchPage }));
-    expect(seen).toHaveLength(120);
-    expect(calls).toHaveLength(3);
-  });
-
-  it('goes on with the server’s page size when it caps pages and `total` says more', async () => {
-    const { calls, fetchPage } = list(130, { cap: 40 });
-    const { seen } = await collect(iteratePages({ perPage: 100, fetchPage }));
-    expect(seen).toEqual(Array.from({ length: 130 }, (_, index) => index));
-    expect(calls).toEqual([
-      [0, 100],
-      [1, 40],
-      [2, 40],
-      [3, 40],
-    ]);
-  });
-
-  it.each([
-    ['`total`', { withTotal: true }, 200, 1],
-    ['the served page size', { withTotal: false, saysPageSize: true }, 200, 1],
-    ['`total`, near the end', { withTotal: true }, 70, 1],
-    ['`total`, a capped page wholly before the resume point', { withTotal: true }, 400, 5],
-  ])(
-    'resumes at startPage on a server that caps the page size, shown by %s: nothing before it, nothing lost',
-    async (_, options, count, startPage) => {
-      const { calls, fetchPage } = list(count, { cap: 30, ...options });
-      const { seen } = await collect(iteratePages({ perPage: 50, startPage, fetchPage }));
-      expect(seen).toEqual(Array.from({ length: count - startPage * 50 }, (_, index) => startPage * 50 + index));
-      expect(calls[0]).toEqual([startPage, 50]);
-    },
-  );
-
-  it('takes a short page for what it is, not for a cap, when the server says it used the size asked', async () => {
-    // Page 1 of 50 comes back with 30 records (some removed meanwhile) while `total` still says 130.
-    const fetchPage = async (page: number, size: number): Promise<Page<number>> => {
-      const start = page * size;
-      const end = page === 1 && size === 50 ? start + 30 : Math.min(start + size, 130);
-      return { items: Array.from({ length: Math.max(0, end - start) }, (_, index) => start + index), total: 130, servedPerPage: size };
-    };
-    const { seen } = await collect(iteratePages({ perPage: 50, fetchPage }));
-    expect(new Set(seen).size).toBe(seen.length);
-    for (let record = 50; record < 80; record++) expect(seen).toContain(record);
-  });
-
-  it('counts in progress.yielded the records of this iteration, not those before its resume point', async () => {
-    const failure = new IdPlatformError('the second page failed');
-    const fetchPage = async (page: number, size: number): Promise<Page<number>> => {
+  it('resumes at startPage; progress.yielded counts the records of this iteration only', async () => {
+    const failure = new IdPlatformError('the sixth page failed');
+    const { fetchPage } = counted(500, 50);
+    const failing = async (page: number) => {
       if (page === 5) throw failure;
-      return { items: Array.from({ length: size }, (_, index) => page * size + index), total: 500 };
+      return fetchPage(page);
     };
-    const { seen, error } = await collect(iteratePages({ perPage: 50, startPage: 4, fetchPage }));
-    expect(seen).toHaveLength(50);
+    const { seen, error } = await collect(iterateCountedList({ perPage: 50, startPage: 4, fetchPage: failing }));
+    expect(seen).toEqual(range(200, 250));
     expect(error).toBe(failure);
     expect(failure.progress).toEqual({ yielded: 50, page: 5, per_page: 50 });
   });
 
-  it('reports no page done (onPage) for a capped page that lies wholly before the resume point', async () => {
-    const { fetchPage } = list(400, { cap: 30 });
-    const pages: number[] = [];
-    const { seen } = await collect(
-      iteratePages({ perPage: 50, startPage: 5, fetchPage, onPage: ({ records }) => void pages.push(records) }),
-    );
-    expect(seen[0]).toBe(250);
-    expect(pages[0]).toBe(300); // the first report comes once page 5's records were yielded
-  });
-
-  it.each([
-    ['`total`', { withTotal: true }],
-    ['the served page size', { withTotal: false, saysPageSize: true }],
-  ])(
-    'names in the last onPage the page of the last record behind a capping server (shown by %s): a resume repeats none',
-    async (_, options) => {
-      const checkpoints: number[] = [];
-      const first = list(51, { cap: 20, ...options });
-      await collect(iteratePages({ perPage: 50, fetchPage: first.fetchPage, onPage: ({ page }) => void checkpoints.push(page) }));
-      expect(checkpoints.at(-1)).toBe(1); // as without the cap: records 50 is on page 1
-      const resumed = list(51, { cap: 20, ...options });
-      const { seen } = await collect(iteratePages({ perPage: 50, startPage: (checkpoints.at(-1) ?? 0) + 1, fetchPage: resumed.fetchPage }));
-      expect(seen).toEqual([]);
-    },
-  );
-
-  it('places a short page after a longer one where it was asked (an overstated total is no cap), and then fails', async () => {
-    // 80 records, a `total` of 200: page 1 is short because the list ends, not because the server caps at 30.
-    const fetchPage = async (page: number, size: number): Promise<Page<number>> => ({
-      items: Array.from({ length: Math.max(0, Math.min(size, 80 - page * size)) }, (_, index) => page * size + index),
-      total: 200,
-    });
-    const { seen, error } = await collect(iteratePages({ perPage: 50, fetchPage }));
-    expect(seen).toEqual(Array.from({ length: 80 }, (_, index) => index)); // each once, in order
-    expect(error).toBeInstanceOf(ResponseValidationError);
-    expect((error as ResponseValidationError).issues[0]?.message).toBe(
-      'the server counts 200 records but sent none past 80 (its count is off, or the list shrank while it was read): records could be lost',
-    );
-    expect((error as IdPlatformError).progress).toMatchObject({ yielded: 80 });
-  });
-
-  it('ends quietly when it resumes past the end, or the list shrank below where it got (an empty page after `total`)', async () => {
-    const { calls, fetchPage } = list(180);
-    const resumed = await collect(iteratePages({ perPage: 100, startPage: 2, fetchPage }));
-    expect(resumed).toEqual({ seen: [], error: undefined });
-    expect(calls).toEqual([[2, 100]]);
-    // Records deleted while the list was read: the next page is empty and `total` below the records read.
-    const shrinking = async (page: number): Promise<Page<number>> =>
-      page === 0 ? { items: Array.from({ length: 50 }, (_, index) => index), total: 100 } : { items: [], total: 40 };
-    expect(await collect(iteratePages({ perPage: 50, fetchPage: shrinking }))).toMatchObject({ error: undefined });
-  });
-
-  it('resumes past the end of a capping server that says its size: nothing before the resume point counts as past `total`', async () => {
-    const { fetchPage } = list(120, { cap: 50, saysPageSize: true });
-    expect(await collect(iteratePages({ perPage: 100, startPage: 1, fetchPage }))).toEqual({
-      seen: Array.from({ length: 20 }, (_, index) => 100 + index),
-      error: undefined,
-    });
-  });
-
-  it('fails on an empty page while `total` says more, instead of ending quietly', async () => {
-    const fetchPage = async (page: number): Promise<Page<number>> => ({
-      items: page === 0 ? Array.from({ length: 50 }, (_, index) => index) : [],
-      total: 150,
-    });
-    const { seen, error } = await collect(iteratePages({ perPage: 50, fetchPage }));
-    expect(seen).toHaveLength(50);
-    expect(error).toBeInstanceOf(ResponseValidationError);
-    expect((error as IdPlatformError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
-  });
-
-  it('fails when a server that ignores `page` says so, or sends more records than its `total`', async () => {
-    const samePage = async (): Promise<Page<number>> => ({
-      items: Array.from({ length: 50 }, (_, index) => index),
-      total: 120,
-      servedPage: 0,
-    });
-    const echoed = await collect(iteratePages({ perPage: 50, fetchPage: samePage }));
-    expect(echoed.seen).toHaveLength(50);
-    expect((echoed.error as ResponseValidationError).issues[0]?.message).toBe(
-      'the server answered page 0 for page 1: it ignores page, so its records cannot be placed',
-    );
-    const silent = async (): Promise<Page<number>> => ({ items: Array.from({ length: 50 }, (_, index) => index), total: 120 });
-    const counted = await collect(iteratePages({ perPage: 50, fetchPage: silent }));
-    expect(counted.seen).toHaveLength(100); // the third page would pass the count: none of it is yielded
-    expect((counted.error as ResponseValidationError).issues[0]?.message).toBe(
-      'the server sent 150 records of a list it counts 120 (it ignores page, or the list shrank while it was read): records would repeat',
-    );
+  it('ends quietly when it resumes at or past the end (an empty page at `total`)', async () => {
+    const { calls, fetchPage } = counted(180, 100);
+    expect(await collect(iterateCountedList({ perPage: 100, startPage: 2, fetchPage }))).toEqual({ seen: [], error: undefined });
+    expect(calls).toEqual([2]);
   });
 
   it('is lazy: a page is fetched only when its first record is asked for', async () => {
-    const { calls, fetchPage } = list(1000);
-    for await (const item of iteratePages({ perPage: 50, fetchPage })) if (item === 4) break;
-    expect(calls).toHaveLength(1);
+    const { calls, fetchPage } = counted(1000, 50);
+    for await (const item of iterateCountedList({ perPage: 50, fetchPage })) if (item === 4) break;
+    expect(calls).toEqual([0]);
   });
 
-  describe('with the 1000-record window', () => {
-    const window = (more: boolean, onLimit: 'throw' | 'stop' = 'throw') => ({ onLimit, hasMoreAfter: async () => more });
-
-    it('yields all 1000 records with a smaller last page when perPage does not divide 1000, then throws PagingLimitError', async () => {
-      const { calls, fetchPage } = list(5000, { withTotal: false });
-      const { seen, error } = await collect(iteratePages({ perPage: 30, fetchPage, window: window(true) }));
-      expect(seen).toEqual(Array.from({ length: 1000 }, (_, index) => index));
-      expect(calls.at(-1)).toEqual([99, 10]);
-      expect(calls.every(([page, size]) => isWithinPagingWindow(page, size))).toBe(true);
-      expect(error).toBeInstanceOf(PagingLimitError);
-      expect((error as PagingLimitError).reachable).toBe(1000);
+  it('detects a page with more records than per_page and throws ResponseValidationError after yielding 50 records', async () => {
+    const fetchPage = async (page: number) => ({ items: range(page * 60, page * 60 + 60).slice(0, page === 0 ? 50 : 60), total: 400 });
+    const { seen, error } = await collect(iterateCountedList({ perPage: 50, fetchPage }));
+    expect(seen).toEqual(range(0, 50));
+    expect(issueOf(error)).toMatchObject({
+      path: [],
+      message: expect.stringMatching(/^the server sent 60 records for page 1 of 50 records:/),
     });
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
+  });
 
-    it('ends quietly when nothing lies past the window, or with onLimit: stop', async () => {
-      for (const options of [window(false), window(true, 'stop')]) {
-        const { fetchPage } = list(5000, { withTotal: false });
-        const { seen, error } = await collect(iteratePages({ perPage: 100, fetchPage, window: options }));
-        expect(seen).toHaveLength(1000);
-        expect(error).toBeUndefined();
-      }
+  it.each([
+    ['another page (it ignores page)', { page: 0 }, 'the server answered page 0 (not 1) for page 1 of 50 records', ['page']],
+    [
+      'another page size (it caps per_page)',
+      { per_page: 30 },
+      'the server answered per_page 30 (not 50) for page 1 of 50 records',
+      ['per_page'],
+    ],
+  ])('detects a server that echoes %s and throws ResponseValidationError after yielding 50 records', async (_, echo, message, path) => {
+    const fetchPage = async (page: number) => ({
+      items: range(page * 50, page * 50 + 50),
+      total: 200,
+      page,
+      per_page: 50,
+      ...(page ? echo : {}),
     });
+    const { seen, error } = await collect(iterateCountedList({ perPage: 50, fetchPage }));
+    expect(seen).toEqual(range(0, 50));
+    expect(issueOf(error)).toEqual({
+      code: 'custom',
+      path,
+      message: `${message}: it does not page as asked, so records could be lost or repeated`,
+    });
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
+  });
+
+  it('detects records past `total` (a server that ignores page and says nothing) and throws after yielding 100 records', async () => {
+    const fetchPage = async () => ({ items: range(0, 50), total: 120 });
+    const { seen, error } = await collect(iterateCountedList({ perPage: 50, fetchPage }));
+    expect(seen).toHaveLength(100); // the third page would reach record 150 of 120: none of it is yielded
+    expect(issueOf(error)).toMatchObject({
+      path: ['total'],
+      message: expect.stringMatching(/^the server counts 120 records but sent up to 150 for page 2/),
+    });
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 100, page: 2, per_page: 50 });
+  });
+
+  it.each([
+    [
+      'a short page (a server that caps per_page silently)',
+      (page: number) => range(page * 50, page * 50 + (page ? 30 : 50)),
+      'none past 80',
+    ],
+    ['an empty page', (page: number) => (page ? [] : range(0, 50)), 'none past 50'],
+  ])('detects %s before `total` is reached and throws ResponseValidationError after yielding 50 records', async (_, items, saw) => {
+    const fetchPage = async (page: number) => ({ items: items(page), total: 200 });
+    const { seen, error } = await collect(iterateCountedList({ perPage: 50, fetchPage }));
+    expect(seen).toEqual(range(0, 50));
+    expect(issueOf(error)).toMatchObject({
+      path: ['total'],
+      message: expect.stringContaining(`the server counts 200 records but sent ${saw}`),
+    });
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
   });
 });
 
@@ -225,48 +173,197 @@ describe('isWithinPagingWindow', () => {
   });
 });
 
-describe('iterateWindowedList past the 1000-record window, with ties in the sort order', () => {
+describe('iterateWindowedList', () => {
   type Row = { id: string; day: number };
-  /** A server that sorts by `day` stably (ties in insertion order, both directions) and pages within the window. */
-  function tiedServer(rows: readonly Row[]) {
-    return async (query: WindowedPageQuery) => {
-      const descending = query.sort?.endsWith(':-1') ?? false;
-      const sorted = [...rows].sort((a, b) => (descending ? b.day - a.day : a.day - b.day));
-      return { items: sorted.slice(query.page * query.per_page, (query.page + 1) * query.per_page) };
-    };
-  }
-  const rows = (count: number, day: (index: number) => number) =>
+  const rows = (count: number, day: (index: number) => number = (index) => index): Row[] =>
     Array.from({ length: count }, (_, index) => ({ id: `r${index}`, day: day(index) }));
-  const iterate = (fetchPage: ReturnType<typeof tiedServer>) =>
+
+  /**
+   * A server that sorts `all` by `day` stably (ties in insertion order, both directions), answers
+   * `{ start, limit }` pages, and refuses (throws) a page past the first 1000 records like the platform.
+   */
+  function windowed(
+    all: readonly Row[],
+    answer: (query: WindowedPageQuery, page: Row[]) => object = (query, page) => ({
+      items: page,
+      start: query.page * query.per_page,
+      limit: query.per_page,
+    }),
+  ) {
+    const calls: WindowedPageQuery[] = [];
+    const fetchPage = async (query: WindowedPageQuery) => {
+      calls.push(query);
+      if (!isWithinPagingWindow(query.page, query.per_page)) throw new Error(`page ${query.page} of ${query.per_page} is refused`);
+      const descending = query.sort?.endsWith(':-1') ?? false;
+      const sorted = [...all].sort((a, b) => (descending ? b.day - a.day : a.day - b.day));
+      return answer(query, sorted.slice(query.page * query.per_page, (query.page + 1) * query.per_page)) as { items: Row[] };
+    };
+    return { calls, fetchPage };
+  }
+  const iterate = (fetchPage: (query: WindowedPageQuery) => Promise<{ items: Row[] }>, options: object = {}) =>
     collect(
-      iterateWindowedList<Row>({ perPage: 100, onLimit: 'throw', sort: 'day:1', defaultSort: 'day:1', fetchPage }) as AsyncIterable<never>,
+      iterateWindowedList<Row>({ perPage: 100, onLimit: 'throw', filters: { sort: 'day:1' }, defaultSort: 'day:1', fetchPage, ...options }),
     );
+  const pagesOf = (calls: readonly WindowedPageQuery[]) => calls.filter((query) => query.sort === 'day:1').map((q) => [q.page, q.per_page]);
 
-  it('throws PagingLimitError for a 1001st record that ties with the 1000th', async () => {
-    const { seen, error } = await iterate(tiedServer(rows(1001, (index) => Math.min(index, 999))));
+  it('stops at a short page without an extra request', async () => {
+    const { calls, fetchPage } = windowed(rows(120));
+    const { seen, error } = await iterate(fetchPage, { perPage: 50 });
+    expect(error).toBeUndefined();
+    expect(seen.map((row) => row.day)).toEqual(range(0, 120));
+    expect(pagesOf(calls)).toEqual([
+      [0, 50],
+      [1, 50],
+      [2, 50],
+    ]);
+  });
+
+  it('is lazy: five records cost one request', async () => {
+    const { calls, fetchPage } = windowed(rows(2000));
+    let count = 0;
+    for await (const _ of iterateWindowedList<Row>({ perPage: 50, onLimit: 'throw', filters: {}, defaultSort: 'day:1', fetchPage }))
+      if (++count === 5) break;
+    expect(calls).toHaveLength(1);
+  });
+
+  it.each([
+    [30, [[99, 10]]],
+    [70, [[49, 20]]],
+    [
+      97,
+      [
+        [97, 10],
+        [49, 20],
+      ],
+    ],
+  ])(
+    'per_page %i: fetches the last records of the window with smaller pages, yields all 1000, then throws PagingLimitError',
+    async (perPage, tail) => {
+      const { calls, fetchPage } = windowed(rows(5000));
+      const pages: PageProgress[] = [];
+      const { seen, error } = await iterate(fetchPage, { perPage, onPage: (progress: PageProgress) => void pages.push(progress) });
+      expect(seen.map((row) => row.day)).toEqual(range(0, 1000));
+      expect(pagesOf(calls).slice(-tail.length)).toEqual(tail);
+      expect(error).toBeInstanceOf(PagingLimitError);
+      expect((error as PagingLimitError).reachable).toBe(1000);
+      // Every record was yielded: the progress points at the end of the window.
+      const { progress } = error as PagingLimitError;
+      expect(progress?.yielded).toBe(1000);
+      expect((progress?.page ?? 0) * (progress?.per_page ?? 0)).toBe(1000);
+      // onPage is told per page of `perPage` (the smaller requests complete the last one), limitReached on the last.
+      const whole = Math.floor(1000 / perPage);
+      expect(pages.map(({ page, records }) => [page, records])).toEqual([
+        ...range(0, whole).map((page) => [page, (page + 1) * perPage]),
+        [whole, 1000],
+      ]);
+      expect(pages.map(({ limitReached }) => limitReached)).toEqual([...Array(whole).fill(false), true]);
+    },
+  );
+
+  it("stops at the window with onLimit: 'stop': without asking whether more exist, or, for onPage, asking to tell limitReached", async () => {
+    const quiet = windowed(rows(5000));
+    expect((await iterate(quiet.fetchPage, { onLimit: 'stop' })).seen).toHaveLength(1000);
+    expect(quiet.calls).toHaveLength(10);
+    const told = windowed(rows(5000));
+    const pages: PageProgress[] = [];
+    const { seen, error } = await iterate(told.fetchPage, {
+      onLimit: 'stop',
+      onPage: (progress: PageProgress) => void pages.push(progress),
+    });
     expect(seen).toHaveLength(1000);
+    expect(error).toBeUndefined();
+    expect(told.calls).toHaveLength(11);
+    expect(pages.at(-1)).toEqual({ page: 9, records: 1000, total: undefined, limitReached: true });
+  });
+
+  it('resumes at startPage and reaches the same records as one run', async () => {
+    const { calls, fetchPage } = windowed(rows(5000));
+    const { seen, error } = await iterate(fetchPage, { perPage: 70, startPage: 14 });
+    expect(seen.map((row) => row.day)).toEqual(range(980, 1000));
     expect(error).toBeInstanceOf(PagingLimitError);
+    expect(pagesOf(calls)).toEqual([[49, 20]]);
   });
 
-  it('ends quietly when exactly 1000 records exist and the iteration resumed late (page 19 of 50)', async () => {
-    const fetchPage = tiedServer(rows(1000, (index) => index));
-    const { seen, error } = await collect(
-      iterateWindowedList<Row>({
-        perPage: 50,
-        startPage: 19,
-        onLimit: 'throw',
-        sort: 'day:1',
-        defaultSort: 'day:1',
-        fetchPage,
-      }) as AsyncIterable<never>,
-    );
-    expect(seen).toHaveLength(50);
-    expect(error).toBeUndefined();
-  });
-
-  it('ends quietly when exactly 1000 records exist and the last ones tie', async () => {
-    const { seen, error } = await iterate(tiedServer(rows(1000, (index) => Math.min(index, 990))));
+  it('sets progress on an error of the check past the window: nothing is left to resume', async () => {
+    const failure = new IdPlatformError('the check failed');
+    const { fetchPage } = windowed(rows(5000));
+    const failing = async (query: WindowedPageQuery) => {
+      if (query.sort === 'day:-1') throw failure;
+      return fetchPage(query);
+    };
+    const { seen, error } = await iterate(failing, { perPage: 30 });
     expect(seen).toHaveLength(1000);
-    expect(error).toBeUndefined();
+    expect(error).toBe(failure);
+    expect(failure.progress).toEqual({ yielded: 1000, page: 100, per_page: 10 });
+  });
+
+  it('detects a page with more records than per_page and throws ResponseValidationError after yielding 100 records', async () => {
+    const { fetchPage } = windowed(rows(5000), (query, page) => ({
+      items: query.page === 1 ? [...page, { id: 'extra', day: -1 }] : page,
+      start: query.page * query.per_page,
+      limit: query.per_page,
+    }));
+    const { seen, error } = await iterate(fetchPage);
+    expect(seen).toHaveLength(100);
+    expect(issueOf(error)?.message).toMatch(/^the server sent 101 records for page 1 of 100 records: it does not page as asked/);
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 100, page: 1, per_page: 100 });
+  });
+
+  it.each([
+    ['start', 'another page (it ignores page)', { start: 0 }, 'the server answered start 0 (not 100) for page 1 of 100 records'],
+    ['limit', 'another page size (it caps per_page)', { limit: 40 }, 'the server answered limit 40 (not 100) for page 1 of 100 records'],
+  ])(
+    'detects a `%s` that says the server served %s and throws ResponseValidationError after yielding 100 records',
+    async (field, _, echo, message) => {
+      const { calls, fetchPage } = windowed(rows(5000), (query, page) => ({
+        items: page.slice(0, 'limit' in echo && query.page ? echo.limit : undefined),
+        start: query.page * query.per_page,
+        limit: query.per_page,
+        ...(query.page ? echo : {}),
+      }));
+      const { seen, error } = await iterate(fetchPage);
+      expect(seen.map((row) => row.day)).toEqual(range(0, 100));
+      expect(issueOf(error)).toMatchObject({ path: [field], message: expect.stringContaining(message) });
+      expect((error as IdPlatformError).progress).toEqual({ yielded: 100, page: 1, per_page: 100 });
+      expect(calls).toHaveLength(2);
+    },
+  );
+
+  it('detects a check past the window that answers another page than asked', async () => {
+    const { fetchPage } = windowed(rows(5000), (query, page) => ({
+      items: page,
+      start: query.sort === 'day:-1' ? 100 : query.page * query.per_page,
+      limit: query.per_page,
+    }));
+    const { seen, error } = await iterate(fetchPage);
+    expect(seen).toHaveLength(1000);
+    expect(issueOf(error)?.message).toContain('the server answered start 100 (not 0) for page 0 of 100 records');
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 1000, page: 10, per_page: 100 });
+  });
+
+  describe('past the window, with ties in the sort order', () => {
+    it('throws PagingLimitError for a 1001st record that ties with the 1000th', async () => {
+      const { seen, error } = await iterate(windowed(rows(1001, (index) => Math.min(index, 999))).fetchPage);
+      expect(seen).toHaveLength(1000);
+      expect(error).toBeInstanceOf(PagingLimitError);
+    });
+
+    it('ends quietly when exactly 1000 records exist and the iteration resumed late (page 19 of 50)', async () => {
+      const { seen, error } = await iterate(windowed(rows(1000)).fetchPage, { perPage: 50, startPage: 19 });
+      expect(seen).toHaveLength(50);
+      expect(error).toBeUndefined();
+    });
+
+    it('ends quietly when exactly 1000 records exist and the last ones tie', async () => {
+      const { seen, error } = await iterate(windowed(rows(1000, (index) => Math.min(index, 990))).fetchPage);
+      expect(seen).toHaveLength(1000);
+      expect(error).toBeUndefined();
+    });
+
+    it('throws PagingLimitError when the last 100 records tie and more follow in a strict order', async () => {
+      const { seen, error } = await iterate(windowed(rows(1050, (index) => Math.min(index, 900))).fetchPage);
+      expect(seen).toHaveLength(1000);
+      expect(error).toBeInstanceOf(PagingLimitError);
+    });
   });
 });

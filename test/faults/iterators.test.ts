@@ -1,4 +1,4 @@
-import { IdPlatformError, type ManagementClient, type PagingProgress } from 'idplatform/management';
+import { type IdPlatformError, type ManagementClient, type PagingProgress, ResponseValidationError } from 'idplatform/management';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Behaviour, type FaultServer, json, startFaultServer } from '../helpers/fault-server.js';
 import {
@@ -15,7 +15,7 @@ import {
   tenant,
 } from './tenant.js';
 
-/** Iterators under faults (issue 9 §2): every record exactly once, in order, or an error saying how far it got. */
+/** Iterators under faults: every record exactly once, in order, or an error saying how far it got. */
 
 let server: FaultServer;
 let state: TenantState;
@@ -73,21 +73,21 @@ describe.each(kinds)('%s iterator', (kind) => {
     expect(await collect(iterators[kind](2))).toEqual(records[kind]);
   });
 
-  it('handles a server that answers longer pages than asked (fixed page size 5, per_page 2)', async () => {
-    server.next(paths[kind], ...Array.from({ length: 5 }, () => fixedPageSize(5)));
-    expect(await collect(iterators[kind](2))).toEqual(records[kind]);
+  it('detects a server that answers longer pages than asked (fixed page size 5, per_page 2): ResponseValidationError after yielding 0 records', async () => {
+    server.next(paths[kind], fixedPageSize(5));
+    const { seen, error } = await iterate(iterators[kind](2));
+    expect(seen).toEqual([]);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).message).toContain('the server sent 5 records for page 0 of 2 records');
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 0, page: 0, per_page: 2 });
+    expect(server.requests.filter((request) => request.url.startsWith(paths[kind]))).toHaveLength(1);
   });
 
-  it('throws, with progress, on a longer page after the first (it could not be placed without loss)', async () => {
+  it('detects a longer page after the first: ResponseValidationError after yielding 2 records, with progress', async () => {
     afterRequests(paths[kind], 1, fixedPageSize(3));
-    const seen: unknown[] = [];
-    const error = await (async () => {
-      for await (const record of iterators[kind](2)) seen.push(record);
-    })().then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(error).toBeInstanceOf(IdPlatformError);
+    const { seen, error } = await iterate(iterators[kind](2));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).message).toContain('the server sent 3 records for page 1 of 2 records');
     expect(seen).toEqual(records[kind].slice(0, 2));
     expect((error as IdPlatformError).progress).toEqual({ yielded: 2, page: 1, per_page: 2 });
   });
@@ -121,14 +121,43 @@ describe.each(kinds)('%s iterator', (kind) => {
 });
 
 describe('actions iterator (with total)', () => {
-  it('handles a server that answers shorter pages than asked (a cap of 3, per_page 5)', async () => {
-    server.next(ACTIONS, ...Array.from({ length: 5 }, () => fixedPageSize(3)));
-    expect(await collect(iterators.actions(5))).toEqual(actions);
+  it('detects a server that caps per_page (it answers per_page 3 for 5): ResponseValidationError after yielding 5 records', async () => {
+    afterRequests(ACTIONS, 1, fixedPageSize(3));
+    const { seen, error } = await iterate(iterators.actions(5));
+    expect(seen).toEqual(actions.slice(0, 5));
+    expect((error as ResponseValidationError).issues[0]).toMatchObject({
+      path: ['per_page'],
+      message: expect.stringContaining('per_page 3 (not 5)'),
+    });
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 5, page: 1, per_page: 5 });
   });
 
-  it('resumes on a server that caps per_page, its capped page also the last: placed by the per_page it answers', async () => {
-    // page 1 of 4 asked; the server answers its page 1 of 3 (records 3..5), which `total` alone would take for 4..6.
-    server.next(ACTIONS, ...Array.from({ length: 5 }, () => fixedPageSize(3)));
-    expect(await collect(client.actions.modules.iterateActions(MODULE, { per_page: 4, page: 1 }))).toEqual(actions.slice(4));
+  it('detects, on a resume, a server that caps per_page: ResponseValidationError after yielding 0 records', async () => {
+    server.next(ACTIONS, fixedPageSize(3));
+    const { seen, error } = await iterate(client.actions.modules.iterateActions(MODULE, { per_page: 4, page: 1 }));
+    expect(seen).toEqual([]);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as IdPlatformError).progress).toEqual({ yielded: 0, page: 1, per_page: 4 });
+  });
+
+  it('detects a server that caps per_page silently (a short page before `total`): ResponseValidationError after yielding 0 records', async () => {
+    server.next(ACTIONS, (context) => json(200, { actions: actions.slice(0, 3), total: actions.length })(context));
+    const { seen, error } = await iterate(iterators.actions(5));
+    expect(seen).toEqual([]);
+    expect((error as ResponseValidationError).issues[0]).toMatchObject({
+      path: ['total'],
+      message: expect.stringContaining('the server counts 7 records but sent none past 3'),
+    });
   });
 });
+
+/** Every record an iteration yielded, and the error that ended it. */
+async function iterate(iterator: AsyncIterable<unknown>) {
+  const seen: unknown[] = [];
+  try {
+    for await (const record of iterator) seen.push(record);
+    return { seen, error: undefined };
+  } catch (error) {
+    return { seen, error };
+  }
+}

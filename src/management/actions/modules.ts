@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
-import { iteratePages, OnPageSchema, PageSchema, PerPageSchema } from '../../core/paging.js';
+import { iterateCountedList, OnPageSchema, PageSchema, PerPageSchema } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
 import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
@@ -138,7 +138,7 @@ export class ActionModules {
     return this.#page(path, validateParams(ListModuleActionsParamsSchema, params), options);
   }
 
-  /** One page, its parameters checked by the caller (the iterator asks for the page size a server serves, even over 100). */
+  /** One page, its parameters already checked. */
   #page(path: string, query: ListModuleActionsParams, options: RequestOptions | undefined): Promise<ActionModuleUsagePage> {
     return this.#transport.request({
       method: 'GET',
@@ -151,9 +151,13 @@ export class ActionModules {
 
   /**
    * Iterates over every action that uses a module, a page at a time (lazily), until
-   * `total` records were yielded or a short page arrives; no extra empty request.
-   * `onPage` is told after each completed page (`{ page, records, total }`); `page`
-   * resumes there: `iterateActions(id, { page: checkpoint.page + 1 })`, same `per_page`.
+   * `total` records were yielded; no extra empty request. `onPage` is told after each
+   * completed page (`{ page, records, total }`); `page` resumes there:
+   * `iterateActions(id, { page: checkpoint.page + 1 })`, with the same `per_page`.
+   *
+   * A server that pages otherwise than asked (more records than `per_page`, another `page`
+   * or `per_page` than requested, or records that contradict its `total`) makes the iterator
+   * throw `ResponseValidationError`, after yielding the records of the pages before.
    */
   iterateActions(
     moduleId: string,
@@ -163,16 +167,13 @@ export class ActionModules {
     // The path is built here: an id `encodePath` refuses (`..`) fails the call, not its first `next()`.
     const path = actionsPathOf(moduleId);
     const { per_page = DEFAULT_MODULE_ACTIONS_PER_PAGE, page, onPage } = validateParams(IterateModuleActionsParamsSchema, params);
-    return iteratePages<ActionModuleUsage>({
+    return iterateCountedList<ActionModuleUsage>({
       perPage: per_page,
       startPage: page,
       onPage,
-      fetchPage: async (page, size) => {
-        // The answer's `per_page` is the page size the server used: a server that caps it is placed right.
-        // Its `page` says which page it served: a server that ignores `page` is caught, not read as new records.
-        const answer = await this.#page(path, { page, per_page: size }, options);
-        const { actions, total, per_page: servedPerPage } = answer;
-        return { items: actions, total, servedPerPage, servedPage: answer.page };
+      fetchPage: async (page) => {
+        const { actions, ...paging } = await this.#page(path, { page, per_page }, options);
+        return { items: actions, total: paging.total, page: paging.page, per_page: paging.per_page };
       },
     });
   }
