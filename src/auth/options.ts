@@ -1,6 +1,3 @@
-import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
-import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
-import { type ClientCredentials, type MtlsOptions, resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
 import {
   type CommonClientOptions,
@@ -9,7 +6,9 @@ import {
   resolveCommonOptions,
   type TenantLocation,
 } from '../core/options.js';
-import { ownProperties } from '../core/own-properties.js';
+import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/tokens/client-authentication/signing-key.js';
+import type { TokenEndpointAuthMethod } from '../core/tokens/client-authentication/types.js';
+import { type ClientCredentials, type MtlsOptions, resolveCredentials } from '../core/tokens/credentials.js';
 import { type IdTokenSettings, type IdTokenSigningAlg, type IdTokenVerification, resolveIdTokenSettings } from './id-token.js';
 
 /** A public application (SPA, mobile app): client id only, no secret; code exchanges use PKCE. */
@@ -26,9 +25,11 @@ export interface ClientSecretOptions {
   /** The client secret (never in a browser). */
   clientSecret: string;
   tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic' | undefined;
-  clientAssertionSigningKey?: undefined;
+  /** Not with `clientSecret`: pass only one way to authenticate. */
+  clientAssertionSigningKey?: 'pass only one way to authenticate' | undefined;
   clientAssertionSigningAlg?: undefined;
-  mtls?: undefined;
+  /** Not with `clientSecret`: pass only one way to authenticate. */
+  mtls?: 'pass only one way to authenticate' | undefined;
 }
 
 /** A confidential application that signs client assertions with its private key (`private_key_jwt`). */
@@ -38,8 +39,10 @@ export interface ClientAssertionOptions {
   /** The assertion's algorithm. Default `RS256`. */
   clientAssertionSigningAlg?: ClientAssertionSigningAlg | undefined;
   tokenEndpointAuthMethod?: 'private_key_jwt' | undefined;
-  clientSecret?: undefined;
-  mtls?: undefined;
+  /** Not with `clientAssertionSigningKey`: pass only one way to authenticate. */
+  clientSecret?: 'pass only one way to authenticate' | undefined;
+  /** Not with `clientAssertionSigningKey`: pass only one way to authenticate. */
+  mtls?: 'pass only one way to authenticate' | undefined;
 }
 
 /** A confidential application authenticated by its TLS client certificate (`tls_client_auth`). */
@@ -47,8 +50,10 @@ export interface MutualTlsOptions {
   /** A certificate-presenting `fetch`, or the headers an edge network forwards after the handshake. */
   mtls: MtlsOptions;
   tokenEndpointAuthMethod?: 'tls_client_auth' | undefined;
-  clientSecret?: undefined;
-  clientAssertionSigningKey?: undefined;
+  /** Not with `mtls`: pass only one way to authenticate. */
+  clientSecret?: 'pass only one way to authenticate' | undefined;
+  /** Not with `mtls`: pass only one way to authenticate. */
+  clientAssertionSigningKey?: 'pass only one way to authenticate' | undefined;
   clientAssertionSigningAlg?: undefined;
 }
 
@@ -101,8 +106,7 @@ const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
  */
 export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClientSettings {
   if (typeof given !== 'object' || given === null) throw new ConfigurationError('AuthenticationClient needs an options object');
-  // Own properties only: a polluted Object.prototype never downgrades ID token checks or adds headers.
-  const options = ownProperties(given);
+  const options = given;
   const credentials = resolveCredentials(options, AUTH_METHODS);
   const common = resolveCommonOptions(options, '');
   // The Authentication API lives at the tenant's root (its issuer is the origin): a path would be dropped unsaid.

@@ -65,14 +65,13 @@ export class ManagementClient {
    * const users = await management.request({ method: 'GET', path: encodePath`roles/${roleId}/users`, schema: UsersSchema });
    * ```
    */
-  // The schema's own output type (zod/mini or classic zod), read from the schema itself: inferred
-  // through `Schema<T>`, a classic schema's `T` gained `| undefined` without `exactOptionalPropertyTypes`.
-  request<S extends z.core.$ZodType>(
-    request: Omit<CustomRequest, 'schema'> & { readonly schema: S },
+  // One signature, so that a mistake gets one short error. With a schema, the result is the schema's
+  // own output type (zod/mini or classic zod), read from `S`: inferred through `Schema<T>`, a classic
+  // schema's `T` gained `| undefined` without `exactOptionalPropertyTypes`.
+  request<T = unknown, S extends z.core.$ZodType = never>(
+    request: CustomRequest<T, S>,
     options?: RequestOptions,
-  ): Promise<z.output<S>>;
-  request<T = unknown>(request: CustomRequest<T> & { readonly schema?: undefined }, options?: RequestOptions): Promise<T>;
-  request<T = unknown>(request: CustomRequest<T>, options?: RequestOptions): Promise<T>;
+  ): Promise<[S] extends [never] ? T : z.output<S>>;
   async request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
     // Its checks load with the first custom request: an app that never sends one never loads them.
     const { sendCustomRequest } = await import('./custom-request.js').catch((error: unknown) => {

@@ -1,20 +1,25 @@
 import * as z from 'zod/mini';
-import { parseWithCallerSchema } from '../core/caller-schema.js';
 import type { RequestOptions } from '../core/options.js';
+import { isWellFormed } from '../core/path.js';
 import type { Query, Transport } from '../core/transport.js';
-import { type Schema, validateParams } from '../core/validation.js';
-import { isWellFormed } from '../core/well-formed.js';
+import { parseWithCallerSchema, type Schema, validateParams } from '../core/validation.js';
 
-/** The HTTP methods `management.request()` sends. */
+/** The HTTP methods `management.request()` sends, in upper case. */
 export type CustomRequestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Any Management API call, for endpoints the client has no method for:
  * `management.request({ method: 'POST', path: 'roles', body: { name: 'editor' } })`.
+ * A `GET` request ({@link CustomGetRequest}) has no body; `POST`, `PUT`, `PATCH` and
+ * `DELETE` ({@link CustomRequestWithBody}) may have one. `T` is the answer's type when you
+ * name one (`request<Role>(…)`); `S` is the type of the `schema` you pass, filled in from the call.
  */
-export interface CustomRequest<T = unknown> {
-  /** `GET`, `POST`, `PUT`, `PATCH` or `DELETE`. */
-  readonly method: CustomRequestMethod;
+export type CustomRequest<T = unknown, S extends z.core.$ZodType = never> = CustomGetRequest<T, S> | CustomRequestWithBody<T, S>;
+
+/** A custom `GET` request: `management.request({ method: 'GET', path: 'roles', query: { per_page: 10 } })`. It has no body. */
+export interface CustomGetRequest<T = unknown, S extends z.core.$ZodType = never> {
+  /** `GET` (upper case). */
+  readonly method: 'GET';
   /**
    * Below the base URL (`https://{domain}/api/v2`), e.g. `roles` or `/roles` (one
    * leading slash is ignored). Build paths with ids through the `encodePath` tag:
@@ -26,19 +31,31 @@ export interface CustomRequest<T = unknown> {
   readonly path: string;
   /** Query parameters; `undefined` values are left out. */
   readonly query?: Query | undefined;
-  /**
-   * A JSON body (not with `GET`): an object, array, string, number, boolean or `null`.
-   * What JSON cannot carry is refused before sending: a `Map`, `Set`,
-   * `URLSearchParams`, `FormData`, `Blob` or binary data (JSON would write `{}`), a
-   * function, a BigInt, a circular reference.
-   */
-  readonly body?: unknown;
+  /** None: a `GET` request has no body (pass `query`, or send the body with `POST`, `PUT` or `PATCH`). */
+  readonly body?: 'a GET request has no body: pass query, or use POST, PUT or PATCH' | undefined;
   /**
    * A zod schema (`zod/mini` or classic `zod`) of the 2xx body: the body is checked against it (unless
    * the client has `validateResponses: false`) and typed by it. Without one, the body
    * is returned unchecked, typed `unknown`.
    */
-  readonly schema?: Schema<T> | undefined;
+  readonly schema?: S | Schema<T> | undefined;
+}
+
+/**
+ * A custom `POST`, `PUT`, `PATCH` or `DELETE` request, with or without a body:
+ * `management.request({ method: 'POST', path: 'roles', body: { name: 'editor' } })`.
+ */
+export interface CustomRequestWithBody<T = unknown, S extends z.core.$ZodType = never>
+  extends Omit<CustomGetRequest<T, S>, 'method' | 'body'> {
+  /** `POST`, `PUT`, `PATCH` or `DELETE` (upper case). */
+  readonly method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /**
+   * A JSON body: an object, array, string, number, boolean or `null`.
+   * What JSON cannot carry is refused before sending: a `Map`, `Set`,
+   * `URLSearchParams`, `FormData`, `Blob` or binary data (JSON would write `{}`), a
+   * function, a BigInt, a circular reference.
+   */
+  readonly body?: unknown;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -3,9 +3,9 @@
  * @module
  */
 
-export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
 export { encodePath } from '../core/path.js';
 export * from '../core/public.js';
+export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/tokens/client-authentication/signing-key.js';
 export type { Query } from '../core/transport.js';
 export type { Schema } from '../core/validation.js';
 export {
@@ -19,7 +19,7 @@ export {
   type ListModuleActionsParams,
 } from './actions/modules.js';
 export { ManagementClient } from './client.js';
-export type { CustomRequest, CustomRequestMethod } from './custom-request.js';
+export type { CustomGetRequest, CustomRequest, CustomRequestMethod, CustomRequestWithBody } from './custom-request.js';
 export {
   GuardianPhone,
   type PhoneMessageType,
@@ -29,10 +29,17 @@ export {
   type SetPhoneMessageTypesParams,
 } from './guardian/phone.js';
 export type {
+  BaseUrlAndClientAssertionOptions,
+  BaseUrlAndClientSecretOptions,
+  BaseUrlAndTokenOptions,
   BearerTokenOptions,
   ClientAssertionGrantOptions,
   ClientCredentialsGrantOptions,
   ClientSecretGrantOptions,
+  DomainAndClientAssertionOptions,
+  DomainAndClientSecretOptions,
+  DomainAndTokenOptions,
+  ManagementClientBaseOptions,
   ManagementClientOptions,
 } from './options.js';
 export {

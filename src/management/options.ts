@@ -1,21 +1,29 @@
-import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
-import { resolveCredentials } from '../core/credentials.js';
 import { ConfigurationError } from '../core/errors.js';
-import { isSendableHeaderValue } from '../core/header-values.js';
-import { type CommonClientOptions, type CommonSettings, resolveCommonOptions, type TenantLocation } from '../core/options.js';
-import { ownProperties } from '../core/own-properties.js';
-import type { RateLimiter } from '../core/rate-limiter.js';
-import { callerTokenProvider, lazyTokenProvider, type TokenCache, type TokenProvider, type TokenSource } from '../core/token-provider.js';
+import { isSendableHeaderValue } from '../core/http/headers.js';
+import { type CommonClientOptions, type CommonSettings, resolveCommonOptions } from '../core/options.js';
+import type { RateLimiter } from '../core/pacing.js';
+import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/tokens/client-authentication/signing-key.js';
+import { resolveCredentials } from '../core/tokens/credentials.js';
+import { callerTokenProvider, lazyTokenProvider, type TokenCache, type TokenProvider, type TokenSource } from '../core/tokens/provider.js';
 import type { TransportSettings } from '../core/transport.js';
 import type { ClientCredentialsGrant } from './client-credentials.js';
+
+// The members a way to authenticate rules out are typed with the fix as their type, so that a wrong
+// mix fails with an error saying what to do: a string naming it, or, where the member must not
+// discriminate the union (`clientId`, and `domain` next to `baseUrl`), an object type whose member
+// names it. With nothing to discriminate by, TypeScript reports a missing credential against the last
+// member of `ManagementClientOptions` (`domain` + `clientSecret`): "Property 'clientSecret' is missing".
 
 /** Authenticate with a bearer token you already have (or a function that returns one before every request). */
 export interface BearerTokenOptions {
   /** A bearer token, or a function returning one (sync or async), called before every request. */
   token: TokenSource;
-  clientId?: undefined;
-  clientSecret?: undefined;
-  clientAssertionSigningKey?: undefined;
+  /** Not with `token`: `clientId` goes with `clientSecret` or `clientAssertionSigningKey`. */
+  clientId?: { readonly 'clientId goes with clientSecret or clientAssertionSigningKey, not with token': never } | undefined;
+  /** Not with `token`: pass only one way to authenticate. */
+  clientSecret?: 'pass only one way to authenticate' | undefined;
+  /** Not with `token`: pass only one way to authenticate. */
+  clientAssertionSigningKey?: 'pass only one way to authenticate' | undefined;
   clientAssertionSigningAlg?: undefined;
   tokenEndpointAuthMethod?: undefined;
   audience?: undefined;
@@ -33,7 +41,8 @@ export interface ClientCredentialsGrantOptions {
   tokenCache?: TokenCache | undefined;
   /** A cached token is renewed at most this long (plus a second for `exp` rounding) before it expires; short tokens use a tenth of their life instead. Default 60 000. */
   tokenRefreshSkewMs?: number | undefined;
-  token?: undefined;
+  /** Not with `clientId`: pass only one way to authenticate. */
+  token?: 'pass only one way to authenticate' | undefined;
 }
 
 /** Client-credentials grant with a client secret. */
@@ -42,7 +51,8 @@ export interface ClientSecretGrantOptions extends ClientCredentialsGrantOptions 
   clientSecret: string;
   /** How the secret is sent: `'client_secret_post'` (in the body; default) or `'client_secret_basic'` (Basic header). */
   tokenEndpointAuthMethod?: 'client_secret_post' | 'client_secret_basic' | undefined;
-  clientAssertionSigningKey?: undefined;
+  /** Not with `clientSecret`: pass only one way to authenticate. */
+  clientAssertionSigningKey?: 'pass only one way to authenticate' | undefined;
   clientAssertionSigningAlg?: undefined;
 }
 
@@ -53,7 +63,62 @@ export interface ClientAssertionGrantOptions extends ClientCredentialsGrantOptio
   /** The assertion's signing algorithm. Default `RS256`. */
   clientAssertionSigningAlg?: ClientAssertionSigningAlg | undefined;
   tokenEndpointAuthMethod?: 'private_key_jwt' | undefined;
-  clientSecret?: undefined;
+  /** Not with `clientAssertionSigningKey`: pass only one way to authenticate. */
+  clientSecret?: 'pass only one way to authenticate' | undefined;
+}
+
+/** The options of `new ManagementClient(options)` besides where the tenant is and how to authenticate. */
+export interface ManagementClientBaseOptions extends CommonClientOptions {
+  /** Check every response body against its schema. Default `true`. */
+  validateResponses?: boolean | undefined;
+  /** Paces calls on the tenant's rate-limit bucket; share one between processes to pace a fleet. Default: in memory, per client. */
+  rateLimiter?: RateLimiter | undefined;
+}
+
+// One interface per location and way to authenticate (not intersections): an error then names one
+// short type. `baseUrl?: undefined` makes `baseUrl` a discriminant; `domain` is not one (see above).
+
+/** `ManagementClient` options with `domain` and a bearer `token`. */
+export interface DomainAndTokenOptions extends ManagementClientBaseOptions, BearerTokenOptions {
+  /** Tenant host name, e.g. `acme.example-tenant.com` (`https://host` also accepted). */
+  domain: string;
+  /** Not with `domain`. */
+  baseUrl?: undefined;
+}
+/** `ManagementClient` options with `domain`, `clientId` and `clientSecret`. */
+export interface DomainAndClientSecretOptions extends ManagementClientBaseOptions, ClientSecretGrantOptions {
+  /** Tenant host name, e.g. `acme.example-tenant.com` (`https://host` also accepted). */
+  domain: string;
+  /** Not with `domain`. */
+  baseUrl?: undefined;
+}
+/** `ManagementClient` options with `domain`, `clientId` and `clientAssertionSigningKey`. */
+export interface DomainAndClientAssertionOptions extends ManagementClientBaseOptions, ClientAssertionGrantOptions {
+  /** Tenant host name, e.g. `acme.example-tenant.com` (`https://host` also accepted). */
+  domain: string;
+  /** Not with `domain`. */
+  baseUrl?: undefined;
+}
+/** `ManagementClient` options with `baseUrl` and a bearer `token`. */
+export interface BaseUrlAndTokenOptions extends ManagementClientBaseOptions, BearerTokenOptions {
+  /** Instead of `domain`: the API's base URL. `http:` only for loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`). */
+  baseUrl: string;
+  /** Not with `baseUrl`. */
+  domain?: { readonly 'pass domain or baseUrl, not both': never } | undefined;
+}
+/** `ManagementClient` options with `baseUrl`, `clientId` and `clientSecret`. */
+export interface BaseUrlAndClientSecretOptions extends ManagementClientBaseOptions, ClientSecretGrantOptions {
+  /** Instead of `domain`: the API's base URL. `http:` only for loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`). */
+  baseUrl: string;
+  /** Not with `baseUrl`. */
+  domain?: { readonly 'pass domain or baseUrl, not both': never } | undefined;
+}
+/** `ManagementClient` options with `baseUrl`, `clientId` and `clientAssertionSigningKey`. */
+export interface BaseUrlAndClientAssertionOptions extends ManagementClientBaseOptions, ClientAssertionGrantOptions {
+  /** Instead of `domain`: the API's base URL. `http:` only for loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`). */
+  baseUrl: string;
+  /** Not with `baseUrl`. */
+  domain?: { readonly 'pass domain or baseUrl, not both': never } | undefined;
 }
 
 /**
@@ -61,13 +126,14 @@ export interface ClientAssertionGrantOptions extends ClientCredentialsGrantOptio
  * `baseUrl`), exactly one way to authenticate (a `token`, or `clientId` with
  * `clientSecret` or `clientAssertionSigningKey`), and the options both clients share.
  */
-export type ManagementClientOptions = CommonClientOptions &
-  TenantLocation & {
-    /** Check every response body against its schema. Default `true`. */
-    validateResponses?: boolean | undefined;
-    /** Paces calls on the tenant's rate-limit bucket; share one between processes to pace a fleet. Default: in memory, per client. */
-    rateLimiter?: RateLimiter | undefined;
-  } & (BearerTokenOptions | ClientSecretGrantOptions | ClientAssertionGrantOptions);
+export type ManagementClientOptions =
+  | BaseUrlAndTokenOptions
+  | BaseUrlAndClientAssertionOptions
+  | BaseUrlAndClientSecretOptions
+  | DomainAndTokenOptions
+  | DomainAndClientAssertionOptions
+  // Last: what a missing credential is reported against.
+  | DomainAndClientSecretOptions;
 
 /** The options of the client-credentials grant that make no sense with `token`. */
 const GRANT_ONLY_OPTIONS = [
@@ -82,8 +148,7 @@ const GRANT_ONLY_OPTIONS = [
 /** Turns client options into the transport's settings, or throws `ConfigurationError` naming the problem. */
 export function resolveManagementOptions(given: ManagementClientOptions): TransportSettings {
   if (typeof given !== 'object' || given === null) throw new ConfigurationError('ManagementClient needs an options object');
-  // Own properties only: a polluted Object.prototype never turns validation off or adds headers.
-  const options = ownProperties(given);
+  const options = given;
   const common = resolveCommonOptions(options, '/api/v2');
   return {
     ...common,
@@ -111,10 +176,8 @@ function hasMethods(value: unknown, required: readonly string[], optional: reado
 }
 
 function checkRateLimiter(limiter: RateLimiter | undefined): RateLimiter | undefined {
-  if (limiter !== undefined && !hasMethods(limiter, ['wait', 'update'], ['release'])) {
-    throw new ConfigurationError(
-      '`rateLimiter` must have `wait(key, signal)` and `update(key, rateLimit)` methods, and `release` must be a method when given',
-    );
+  if (limiter !== undefined && !hasMethods(limiter, ['wait', 'update'])) {
+    throw new ConfigurationError('`rateLimiter` must have `wait(key, signal)` and `update(key, rateLimit)` methods');
   }
   return limiter;
 }

@@ -6,6 +6,7 @@ import {
   iterateWindowedList,
   OnPageSchema,
   PAGING_WINDOW_MESSAGE,
+  type Page,
   PageSchema,
   PerPageSchema,
   type WindowedPageQuery,
@@ -136,8 +137,11 @@ export const ORGANIZATION_INVITATION_FIELDS = Object.keys(OrganizationInvitation
  * has members (`inviter.name`, `invitee.email`, any member of `app_metadata` or
  * `user_metadata`), ascending (`created_at:1`) or descending (`created_at:-1`).
  */
+// Written as a union of two halves, not `…:${1 | -1}`: a union written out keeps this name, so an
+// error shows `OrganizationInvitationSort` instead of its 34 members.
 export type OrganizationInvitationSort =
-  `${OrganizationInvitationField | 'inviter.name' | 'invitee.email' | `${'app_metadata' | 'user_metadata'}.${string}`}:${1 | -1}`;
+  | `${OrganizationInvitationField | 'inviter.name' | 'invitee.email' | `${'app_metadata' | 'user_metadata'}.${string}`}:1`
+  | `${OrganizationInvitationField | 'inviter.name' | 'invitee.email' | `${'app_metadata' | 'user_metadata'}.${string}`}:-1`;
 
 // ── Parameter rules (spec sections 4.1 and 8) ────────────────────────────────
 
@@ -230,8 +234,33 @@ export const IterateOrganizationInvitationsParamsSchema = z
     }),
   );
 
-/** Query parameters of `GET /organizations/{id}/invitations` (spec 4.1). */
-export type ListOrganizationInvitationsParams = z.input<typeof ListOrganizationInvitationsParamsSchema>;
+/**
+ * Query parameters of `organizations.invitations.list` (`GET /organizations/{id}/invitations`).
+ * The type parameters are filled in from the call: `IncludeTotals` is what `include_totals`
+ * was given as (it decides the result type), `Sort` is the `sort` given, checked against
+ * the form `field:1` / `field:-1`.
+ */
+export interface ListOrganizationInvitationsParams<
+  IncludeTotals extends boolean | undefined = boolean,
+  Sort extends string = OrganizationInvitationSort,
+> {
+  /** Page index, from 0. `(page + 1) * per_page` may not exceed 1000. */
+  page?: number | undefined;
+  /** Records per page, 1–100; default 50. */
+  per_page?: number | undefined;
+  /** Comma-separated field names to include (or exclude with `include_fields: false`); empty means all. */
+  fields?: string | undefined;
+  /** Whether `fields` lists the fields to include (`true`, the default) or to exclude. */
+  include_fields?: boolean | undefined;
+  /** `field:1` ascending or `field:-1` descending, e.g. `created_at:-1` (newest first, the default). */
+  sort?:
+    | (Sort extends OrganizationInvitationSort ? Sort : 'sort is field:1 (ascending) or field:-1 (descending), e.g. created_at:-1')
+    | undefined;
+  /** `true`: answer `{ start, limit, invitations }` instead of a plain array. */
+  include_totals?: IncludeTotals | undefined;
+}
+type _ListParamsMatchSchema = Assert<IsExactly<ListOrganizationInvitationsParams, z.input<typeof ListOrganizationInvitationsParamsSchema>>>;
+
 /** Parameters of `organizations.invitations.iterate`. */
 export type IterateOrganizationInvitationsParams = z.input<typeof IterateOrganizationInvitationsParamsSchema>;
 
@@ -253,21 +282,12 @@ export class OrganizationInvitations {
    * Every rule of spec sections 4.1 and 8 is checked before sending
    * (`RequestValidationError`); see {@link ListOrganizationInvitationsParams}.
    */
-  list(
+  // One signature, not one per `include_totals` value: a mistake gets one short error, not one per overload.
+  list<IncludeTotals extends boolean | undefined = undefined, Sort extends string = OrganizationInvitationSort>(
     organizationId: string,
-    params: ListOrganizationInvitationsParams & { include_totals: true },
+    params?: ListOrganizationInvitationsParams<IncludeTotals, Sort>,
     options?: RequestOptions,
-  ): Promise<OrganizationInvitationPage>;
-  list(
-    organizationId: string,
-    params?: ListOrganizationInvitationsParams & { include_totals?: false },
-    options?: RequestOptions,
-  ): Promise<OrganizationInvitation[]>;
-  list(
-    organizationId: string,
-    params?: ListOrganizationInvitationsParams,
-    options?: RequestOptions,
-  ): Promise<OrganizationInvitation[] | OrganizationInvitationPage>;
+  ): Promise<IncludeTotals extends true ? OrganizationInvitationPage : OrganizationInvitation[]>;
   async list(
     organizationId: string,
     params: ListOrganizationInvitationsParams = {},
@@ -295,6 +315,10 @@ export class OrganizationInvitations {
    * `onPage` is told after each completed page (`{ page, records, total?, limitReached }`);
    * `page` resumes there: `iterate(id, { page: checkpoint.page + 1 })`, with the same
    * `per_page`, `sort` and filters. A resumed iteration reaches the same 1000 records.
+   *
+   * A server that pages otherwise than asked (more records than `per_page`, or a page whose
+   * `start` or `limit` is not the one requested) makes the iterator throw
+   * `ResponseValidationError`, after yielding the records of the pages before.
    */
   iterate(
     organizationId: string,
@@ -308,28 +332,25 @@ export class OrganizationInvitations {
       per_page = DEFAULT_INVITATIONS_PER_PAGE,
       page,
       onPage,
-      ...query
+      ...filters
     } = validateParams(IterateOrganizationInvitationsParamsSchema, params);
     return iterateWindowedList<OrganizationInvitation>({
       perPage: per_page,
       startPage: page,
       onPage,
       onLimit,
-      sort: query.sort,
+      filters,
       defaultSort: DEFAULT_INVITATIONS_SORT,
-      fields: query.fields,
-      includeFields: query.include_fields,
       fetchPage: (query) => this.#page(path, query, options),
     });
   }
 
   /**
-   * One page for the iterator, asked with `include_totals=true`: the answer's `limit`
-   * is the page size the server used, so a page shorter than asked because the server
-   * caps `per_page` is told apart from the last page (no record is lost, and no extra
-   * request is made). A plain array (a server that ignores `include_totals`) is read too.
+   * One page for the iterator, asked with `include_totals=true` so that the answer's
+   * `start` and `limit` say which page the server served. A plain array (a server that
+   * ignores `include_totals`) is read too; only its length can then be checked.
    */
-  async #page(path: string, query: WindowedPageQuery, options: RequestOptions | undefined) {
+  async #page(path: string, query: WindowedPageQuery, options: RequestOptions | undefined): Promise<Page<OrganizationInvitation>> {
     const answer = await this.#transport.request({
       method: 'GET',
       path,
@@ -338,11 +359,7 @@ export class OrganizationInvitations {
       scope: SCOPE,
       options,
     });
-    if (Array.isArray(answer)) return { items: answer };
-    // `start` is the offset of the page served: in pages of the size served (`limit`), the page index it answered.
-    const servedSize = answer.limit || query.per_page;
-    const servedPage = answer.start === undefined ? undefined : answer.start / servedSize;
-    return { items: answer.invitations, servedPerPage: answer.limit, servedPage };
+    return Array.isArray(answer) ? { items: answer } : { items: answer.invitations, start: answer.start, limit: answer.limit };
   }
 }
 

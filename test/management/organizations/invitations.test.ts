@@ -201,16 +201,6 @@ describe('organizations.invitations.list', () => {
 });
 
 describe('organizations.invitations.iterate', () => {
-  it('reads every record, once and in order, from a server that caps per_page (include_totals tells it apart from the last page)', async () => {
-    serveInvitations(95, { maxPerPage: 20 });
-    const records = [];
-    for await (const record of client().organizations.invitations.iterate('org_1', { per_page: 50 })) records.push(record);
-    expect(records.map((record) => record.id)).toEqual(Array.from({ length: 95 }, (_, index) => invitation(index).id));
-    // 20 + 20 (the cap learned from `limit`), then pages of 20 up to the short last one: no extra empty request.
-    expect(requests.map((request) => new URL(request.url).searchParams.get('per_page'))).toEqual(['50', '20', '20', '20', '20']);
-    expect(requests.every((request) => new URL(request.url).searchParams.get('include_totals') === 'true')).toBe(true);
-  });
-
   async function collect(iterator: AsyncIterableIterator<OrganizationInvitation>) {
     const seen: OrganizationInvitation[] = [];
     try {
@@ -221,12 +211,57 @@ describe('organizations.invitations.iterate', () => {
     }
   }
 
-  it('fails, with progress, when the server answers another page than the one asked (its `start` says so)', async () => {
+  it('asks every page with include_totals, to read which page the server served', async () => {
+    serveInvitations(120);
+    const { seen } = await collect(client().organizations.invitations.iterate('org_1'));
+    expect(seen).toHaveLength(120);
+    expect(requests.every((request) => new URL(request.url).searchParams.get('include_totals') === 'true')).toBe(true);
+  });
+
+  it('detects a server that caps per_page (its `limit` says 20) and throws ResponseValidationError after yielding 0 records', async () => {
+    serveInvitations(95, { maxPerPage: 20 });
+    const { seen, error } = await collect(client().organizations.invitations.iterate('org_1', { per_page: 50 }));
+    expect(seen).toEqual([]);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues).toEqual([
+      {
+        code: 'custom',
+        path: ['limit'],
+        message:
+          'the server answered limit 20 (not 50) for page 0 of 50 records: it does not page as asked, so records could be lost or repeated',
+      },
+    ]);
+    expect((error as ResponseValidationError).progress).toEqual({ yielded: 0, page: 0, per_page: 50 });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('detects a server that sends more records than per_page and throws ResponseValidationError after yielding 50 records', async () => {
+    const all = Array.from({ length: 300 }, (_, index) => invitation(index));
+    server.use(
+      http.get(`${API}/organizations/:id/invitations`, ({ request }) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        // A proxy that answers pages of 100 from the second page on, still saying `limit` 50.
+        const size = page === 0 ? 50 : 100;
+        return HttpResponse.json({ start: page * 50, limit: 50, invitations: all.slice(page * 50, page * 50 + size) });
+      }),
+    );
+    const { seen, error } = await collect(client().organizations.invitations.iterate('org_1', { per_page: 50 }));
+    expect(seen.map((record) => record.id)).toEqual(all.slice(0, 50).map((record) => record.id));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).message).toContain('the server sent 100 records for page 1 of 50 records');
+    expect((error as ResponseValidationError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
+  });
+
+  it('detects a server that answers another page than asked (its `start` says 0) and throws ResponseValidationError after yielding 50 records', async () => {
     const all = Array.from({ length: 50 }, (_, index) => invitation(index));
     server.use(http.get(`${API}/organizations/:id/invitations`, () => HttpResponse.json({ start: 0, limit: 50, invitations: all })));
     const { seen, error } = await collect(client().organizations.invitations.iterate('org_1', { per_page: 50, onLimit: 'stop' }));
     expect(seen.map((record) => record.id)).toEqual(all.map((record) => record.id));
     expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).issues[0]).toMatchObject({
+      path: ['start'],
+      message: expect.stringContaining('start 0 (not 50)'),
+    });
     expect((error as ResponseValidationError).progress).toEqual({ yielded: 50, page: 1, per_page: 50 });
     expect(requests).toHaveLength(2);
   });
