@@ -9,7 +9,7 @@
 
 export * from './auth/index.js';
 export { UserInfoSchema } from './auth/user-info-schema.js';
-export { TokenResponseSchema } from './core/token-response.js';
+export { TokenResponseSchema } from './core/tokens/response.js';
 export * from './management/index.js';
 export * from './redis/index.js';
 export * from './testing/index.js';

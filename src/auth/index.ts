@@ -9,12 +9,12 @@
  * @module
  */
 
-export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/client-authentication/signing-key.js';
-export type { MtlsEdgeHeaders } from '../core/client-authentication/tls-client-auth.js';
-export type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
-export type { MtlsOptions } from '../core/credentials.js';
 export * from '../core/public.js';
-export type { TokenResponse } from '../core/token-response.js';
+export type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/tokens/client-authentication/signing-key.js';
+export type { MtlsEdgeHeaders } from '../core/tokens/client-authentication/tls-client-auth.js';
+export type { TokenEndpointAuthMethod } from '../core/tokens/client-authentication/types.js';
+export type { MtlsOptions } from '../core/tokens/credentials.js';
+export type { TokenResponse } from '../core/tokens/response.js';
 export { AuthenticationClient } from './client.js';
 export type { ChangePasswordParams, Database, SignUpParams, SignUpResponse } from './database.js';
 export type { EndUserRequestOptions } from './forwarded-for.js';

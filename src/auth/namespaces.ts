@@ -1,6 +1,5 @@
-import type { AuthApiContext } from '../core/auth-request.js';
-import { createHttpClient } from '../core/http.js';
-import { createTokenEndpoint } from '../core/token-endpoint.js';
+import { Sender } from '../core/http/sender.js';
+import { createTokenEndpoint } from '../core/tokens/endpoint.js';
 import { type Database, DatabaseConnections } from './database.js';
 import { type OAuth, OAuthGrants } from './oauth.js';
 import type { AuthClientSettings } from './options.js';
@@ -17,22 +16,18 @@ export interface AuthNamespaces {
 }
 
 /**
- * Builds the HTTP side of an `AuthenticationClient` (ky, the retry loop, the token
- * endpoint and every namespace). `AuthenticationClient` loads this module on its
+ * Builds the HTTP side of an `AuthenticationClient` (the sender, the token endpoint
+ * and every namespace). `AuthenticationClient` loads this module on its
  * first API call, so that a browser login page that only builds the authorize URL
  * loads none of it.
  */
 export function createAuthNamespaces({ clientId, origin, method, credentials, common, idToken }: AuthClientSettings): AuthNamespaces {
   const fetch = credentials.method === 'tls_client_auth' ? (credentials.mtls.fetch ?? common.fetch) : common.fetch;
-  const context: AuthApiContext = {
-    http: createHttpClient({ prefixUrl: origin, fetch, headers: common.headers }),
-    retry: common.retry,
-    clock: common.clock,
-    timeoutMs: common.timeoutMs,
-    onResponse: common.onResponse,
-  };
+  const context = { sender: new Sender({ ...common, prefixUrl: origin, fetch }) };
   const settings: AuthSettings = {
     ...context,
+    clock: common.clock,
+    timeoutMs: common.timeoutMs,
     clientId,
     origin,
     method,

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { emailAddress } from '../core/response-formats.js';
-import { postAsClient, requestToken } from '../core/token-endpoint.js';
+import { postAsClient, requestToken } from '../core/tokens/endpoint.js';
 import type { Assert, IsExactly, KnownMembers } from '../core/type-checks.js';
 import { validateParams } from '../core/validation.js';
 import { type EndUserRequestOptions, withForwardedFor } from './forwarded-for.js';

@@ -1,5 +1,5 @@
-import { base64url } from '../core/base64url.js';
 import { ConfigurationError } from '../core/errors.js';
+import { base64url } from './base64url.js';
 
 /** A PKCE verifier and its S256 challenge (RFC 7636). */
 export interface PkcePair {

@@ -1,5 +1,4 @@
 import { RequestValidationError, unknownKeysMessage, type ValidationIssue } from '../core/errors.js';
-import { ownProperties } from '../core/own-properties.js';
 
 /**
  * The rule of one query parameter of a URL the client builds (`authorizeUrl`,
@@ -107,7 +106,7 @@ export function checkUrlParams<T>(rules: Readonly<Record<string, UrlParamRule>>,
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {
     throw new RequestValidationError([{ code: 'invalid_type', path: [], message: 'the parameters must be an object' }]);
   }
-  const params = ownProperties(given) as Record<string, unknown>;
+  const params = given as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
   const unknown = Object.keys(params).filter((name) => !Object.hasOwn(rules, name));
   if (unknown.length > 0) issues.push({ code: 'unrecognized_keys', path: [], message: unknownKeysMessage(unknown) });

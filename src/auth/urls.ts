@@ -1,7 +1,6 @@
-import type { TokenEndpointAuthMethod } from '../core/client-authentication/types.js';
 import { ConfigurationError, RequestValidationError } from '../core/errors.js';
-import { encodePath } from '../core/path.js';
-import { checkUrlValue } from '../core/well-formed.js';
+import { checkUrlValue, encodePath } from '../core/path.js';
+import type { TokenEndpointAuthMethod } from '../core/tokens/client-authentication/types.js';
 import {
   anyText,
   checkUrlParams,

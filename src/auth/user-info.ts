@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { callAuthApi } from '../core/auth-request.js';
+import { callAuthApi } from '../core/http/auth-api.js';
 import type { RequestOptions } from '../core/options.js';
 import { validateParams } from '../core/validation.js';
 import type { AuthSettings } from './settings.js';

@@ -1,4 +1,4 @@
-import { whenAborted } from './signal.js';
+import { TimeoutError } from './errors.js';
 
 /**
  * The seam through which the SDK reads time and waits. Tests pass their own
@@ -19,15 +19,12 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
+      if (signal?.aborted) return reject(signal.reason);
       const timer = setTimeout(() => {
-        stopListening?.();
+        stop?.();
         resolve();
       }, ms);
-      const stopListening =
+      const stop =
         signal &&
         whenAborted(signal, () => {
           clearTimeout(timer);
@@ -35,3 +32,61 @@ export const systemClock: Clock = {
         });
     }),
 };
+
+/** The listeners of each signal, called by the one listener the SDK adds to it. */
+const abortListeners = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `listener` when `signal` aborts; returns the function that removes it. The
+ * SDK adds one listener per signal, however many calls share it (an app's shutdown
+ * signal): no `MaxListenersExceededWarning`, and nothing left on it between calls.
+ */
+export function whenAborted(signal: AbortSignal, listener: () => void): () => void {
+  let listeners = abortListeners.get(signal);
+  if (listeners === undefined) {
+    const created = new Set<() => void>();
+    const dispatch = () => {
+      abortListeners.delete(signal);
+      for (const each of created) each();
+    };
+    signal.addEventListener('abort', dispatch, { once: true });
+    abortListeners.set(signal, created);
+    listeners = created;
+  }
+  const entry = () => listener(); // one per call: the same listener added twice is removed once each
+  listeners.add(entry);
+  return () => {
+    listeners.delete(entry);
+  };
+}
+
+/** Resolves like `promise`, but rejects with the signal's reason as soon as `signal` aborts (the work goes on for others). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = whenAborted(signal, () => reject(signal.reason));
+    promise.then(resolve, reject).finally(stop);
+  });
+}
+
+/**
+ * Resolves like `promise`, but rejects with the signal's reason when `signal` aborts,
+ * and with `TimeoutError(message)` after `timeoutMs`. The timer and the listener go
+ * with whichever comes first: a `promise` that never settles leaves nothing behind.
+ */
+export function withDeadline<T>(promise: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number, message: string): Promise<T> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(timeoutAfter(timeoutMs, message)), timeoutMs);
+  const stop = signal && whenAborted(signal, () => deadline.abort(signal.reason));
+  if (signal?.aborted) deadline.abort(signal.reason);
+  return untilAborted(promise, deadline.signal).finally(() => {
+    clearTimeout(timer);
+    stop?.();
+  });
+}
+
+/** The SDK's `TimeoutError` of a wait of `timeoutMs`: `message`, with a `DOMException` named `TimeoutError` as its cause. */
+export function timeoutAfter(timeoutMs: number, message: string): TimeoutError {
+  return new TimeoutError(message, { cause: new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError') });
+}

@@ -1,4 +1,4 @@
-import { type RateLimit, rateLimitOfTooManyRequests } from './rate-limit.js';
+import { type RateLimit, rateLimitOfTooManyRequests } from './http/rate-limit.js';
 
 /** One problem found by a schema: where (`path`), what kind (`code`) and a readable `message`. */
 export interface ValidationIssue {
@@ -247,9 +247,10 @@ export class NotFoundError extends ApiError {
   declare readonly status: 404;
 }
 /**
- * 429: too many requests; `rateLimit.reset` says when the bucket refills. `rateLimit`
- * is always there: without `X-RateLimit-*` headers it is built from `Retry-After`
- * (`reset` = now + its delay, or now without one; `remaining` 0; `limit` 0, unknown).
+ * 429: too many requests. `rateLimit.reset` says when the bucket refills; the message
+ * says when, and why the SDK gave up (the wait was longer than `retry.maxDelayMs`, or
+ * the retries ran out). `rateLimit` is always there: without `X-RateLimit-*` headers
+ * it is built from `Retry-After` (`remaining` 0, `limit` 0 for unknown).
  */
 export class RateLimitError extends ApiError {
   static override readonly code: string = 'rate_limited';
@@ -258,9 +259,22 @@ export class RateLimitError extends ApiError {
   declare readonly status: 429;
   /** The rate-limit state: from `X-RateLimit-*`, or built from `Retry-After` when those are missing. */
   declare readonly rateLimit: RateLimit;
+  readonly #details: ApiErrorDetails;
 
   constructor(details: ApiErrorDetails) {
-    super({ ...details, rateLimit: details.rateLimit ?? rateLimitOfTooManyRequests(details.headers, Date.now()) });
+    const rateLimit = details.rateLimit ?? rateLimitOfTooManyRequests(details.headers, Date.now());
+    super({ ...details, rateLimit });
+    this.#details = { ...details, rateLimit };
+  }
+
+  /** This error, its message saying when the limit resets and `why` the SDK gave up. */
+  gaveUp(why: string): RateLimitError {
+    const { reset } = this.rateLimit;
+    const inSeconds = Math.max(0, Math.ceil((reset.getTime() - Date.now()) / 1000));
+    return new RateLimitError({
+      ...this.#details,
+      message: `${this.#details.message} (the limit resets at ${reset.toISOString()}, in ${inSeconds} s; ${why})`,
+    });
   }
 }
 /** 5xx: a fault on the service side. */

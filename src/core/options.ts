@@ -1,10 +1,12 @@
 import { resolveEndpoint } from './base-url.js';
 import { type Clock, MAX_TIMER_MS, systemClock } from './clock.js';
-import { ConfigurationError, RequestValidationError } from './errors.js';
-import { checkedClientHeaders } from './header-values.js';
-import type { FetchLike } from './http.js';
-import type { RateLimit } from './rate-limit.js';
-import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './retry-policy.js';
+import { ConfigurationError } from './errors.js';
+import { checkedClientHeaders } from './http/headers.js';
+import type { RateLimit } from './http/rate-limit.js';
+import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './http/retry.js';
+
+/** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
+export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
 /** The longest timeout timers can hold (2^31 − 1 ms, about 24.8 days). */
 export const MAX_TIMEOUT_MS = MAX_TIMER_MS;
@@ -12,15 +14,6 @@ export const MAX_TIMEOUT_MS = MAX_TIMER_MS;
 /** Whether `value` is a usable timeout: more than 0 and at most {@link MAX_TIMEOUT_MS} milliseconds. */
 export function isValidTimeout(value: unknown): value is number {
   return typeof value === 'number' && value > 0 && value <= MAX_TIMEOUT_MS;
-}
-
-/** Throws `RequestValidationError` (nothing is sent) when a call's `timeoutMs` is not a {@link isValidTimeout | usable timeout}. */
-export function checkCallTimeout(timeoutMs: unknown): asserts timeoutMs is number {
-  if (!isValidTimeout(timeoutMs)) {
-    throw new RequestValidationError([
-      { code: 'invalid_timeout', path: ['timeoutMs'], message: `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}` },
-    ]);
-  }
 }
 
 /** Where the tenant is: its host name (`domain`) or, instead, a base URL (an emulator, a proxy). */
@@ -50,7 +43,7 @@ export interface ResponseInfo {
 export interface CommonClientOptions {
   /** Retries of 429 (and, for idempotent requests, of network errors and 502/503/504). Default `{ maxRetries: 3, maxDelayMs: 60_000 }`. */
   retry?: RetryOptions | undefined;
-  /** Timeout of each attempt, in milliseconds (1 to 2^31 − 1). Default 30 000. */
+  /** Timeout of each attempt, in milliseconds (1 to 2^31 − 1), the response's body included. Default 30 000. */
   timeoutMs?: number | undefined;
   /** A custom `fetch` (an mTLS agent, a proxy, tests). Default: the global `fetch`. */
   fetch?: FetchLike | undefined;
@@ -59,7 +52,7 @@ export interface CommonClientOptions {
   /**
    * Called after every API response with its method, path, status and rate-limit
    * state: each Management API response (not the token requests of a
-   * `ManagementClient`'s client-credentials grant), or each Authentication API one.
+   * `ManagementClient`), or each Authentication API one.
    */
   onResponse?: ((info: ResponseInfo) => void) | undefined;
   /** The clock the SDK reads and sleeps with; for tests. Default: the system clock. */
@@ -76,20 +69,9 @@ export interface RequestOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /**
    * Retries of this call, replacing the client's `retry` (e.g. `false` for a call that
-   * must not wait); members left out take the defaults (`maxRetries` 3, `maxDelayMs`
-   * 60 000). Checked like the client's option: `RequestValidationError` when invalid.
+   * must not wait); members left out take the defaults (`maxRetries` 3, `maxDelayMs` 60 000).
    */
   readonly retry?: RetryOptions | undefined;
-}
-
-/** The retry policy of one call: its own `retry`, checked, or else the client's policy. */
-export function retryPolicyFor(options: RequestOptions | undefined, clientPolicy: RetryPolicy): RetryPolicy {
-  if (options?.retry === undefined) return clientPolicy;
-  try {
-    return resolveRetryPolicy(options.retry);
-  } catch (error) {
-    throw new RequestValidationError([{ code: 'invalid_retry', path: ['retry'], message: (error as Error).message }]);
-  }
 }
 
 /** {@link CommonClientOptions} checked, with defaults applied, and the tenant's endpoint. */
@@ -117,53 +99,66 @@ export function resolveCommonOptions(
   apiPath: string,
 ): CommonSettings {
   const { baseUrl, origin } = resolveEndpoint(options, apiPath);
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!isValidTimeout(timeoutMs)) {
+  const { timeoutMs = 30_000, fetch, onResponse, headers } = options;
+  if (!isValidTimeout(timeoutMs))
     throw new ConfigurationError(`\`timeoutMs\` must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
-  }
-  let retry: RetryPolicy;
-  try {
-    retry = resolveRetryPolicy(options.retry);
-  } catch (error) {
-    throw new ConfigurationError((error as Error).message);
-  }
-  if (options.fetch !== undefined && typeof options.fetch !== 'function') throw new ConfigurationError('`fetch` must be a function');
-  if (options.onResponse !== undefined && typeof options.onResponse !== 'function') {
-    throw new ConfigurationError('`onResponse` must be a function');
-  }
+  if (fetch !== undefined && typeof fetch !== 'function') throw new ConfigurationError('`fetch` must be a function');
+  if (onResponse !== undefined && typeof onResponse !== 'function') throw new ConfigurationError('`onResponse` must be a function');
   return {
     baseUrl,
     origin,
-    retry,
+    retry: resolveRetryPolicy(options.retry),
     timeoutMs,
     clock: options.clock ?? systemClock,
-    fetch: options.fetch,
-    // Checked here, so that both clients refuse a bad header when they are built, not at their first call.
-    headers: options.headers === undefined ? undefined : checkedClientHeaders(options.headers),
-    onResponse: options.onResponse,
+    fetch,
+    headers: headers === undefined ? undefined : checkedClientHeaders(headers),
+    onResponse,
   };
 }
 
+/** What the SDK reads of the runtime's globals. */
+interface RuntimeGlobals {
+  readonly document?: unknown;
+  readonly importScripts?: unknown;
+  readonly Bun?: { readonly version?: string };
+  readonly Deno?: { readonly version?: { readonly deno?: string } };
+  readonly navigator?: { readonly userAgent?: unknown };
+  readonly process?: { readonly versions?: { readonly node?: string } };
+}
+
 /**
- * The user agent of a DOM simulated on a server runtime: jsdom's (`… jsdom/22.1.0`),
- * happy-dom's (`… HappyDOM/15.0.0`), or the runtime's own, which a DOM registered on
- * its globals leaves in place (Node 21+ `Node.js/22`, `Deno/2.1.4`, `Bun/1.2.3`).
+ * The user agent of a DOM simulated on a server runtime: jsdom's, happy-dom's, or the
+ * runtime's own, which a DOM registered on its globals leaves in place (`Node.js/22`).
  */
 const SIMULATED_DOM = /\b(?:jsdom|HappyDOM)\/|^(?:Node\.js|Deno|Bun)\//;
 
 /**
- * Whether the code runs in a real browser: a page (a `document` exists) or a browser's
- * dedicated, shared or service worker (`importScripts` exists, which the workers of
- * server runtimes, Node, Deno, Bun and workerd, do not have), and not a DOM simulated
- * on a server runtime (jsdom, happy-dom: tests, or a server that registers one
- * globally). What browsers get by default (a public client, ID tokens checked
- * without their signature, no `User-Agent` of the SDK's) is decided on this.
+ * Whether the code runs in a real browser: a page or a browser's worker, and not a
+ * DOM simulated on a server runtime (jsdom, happy-dom). What browsers get by default
+ * (a public client, ID tokens checked without their signature, no `User-Agent` of the
+ * SDK's) is decided on this.
  */
-export function isRealBrowser(): boolean {
-  const globals = globalThis as { document?: unknown; importScripts?: unknown; navigator?: { userAgent?: unknown } };
+export function isRealBrowser(globals: RuntimeGlobals = globalThis as RuntimeGlobals): boolean {
   if (typeof globals.document === 'undefined' && typeof globals.importScripts !== 'function') return false;
-  // Every page and worker of a browser has a navigator; Node 20 has none, which a DOM registered on its
-  // globals without one (`globalThis.document = dom.window.document`) leaves so.
   const userAgent = globals.navigator?.userAgent;
   return typeof userAgent === 'string' && !SIMULATED_DOM.test(userAgent);
+}
+
+/** Whether the code runs in workerd (Cloudflare Workers), where I/O started for one request cannot be awaited by another. */
+export function isWorkerd(globals: RuntimeGlobals = globalThis as RuntimeGlobals): boolean {
+  return globals.navigator?.userAgent === 'Cloudflare-Workers';
+}
+
+/**
+ * The runtime as `name/version` for the `User-Agent` header: `bun/…`, `deno/…`,
+ * `workerd` (which hides its version) or `node/…` (Bun and Deno set
+ * `process.versions.node` too). `undefined` in browsers, which do not let scripts set it.
+ */
+export function runtimeName(globals: RuntimeGlobals = globalThis as RuntimeGlobals): string | undefined {
+  if (isRealBrowser(globals)) return undefined;
+  if (typeof globals.Bun?.version === 'string') return `bun/${globals.Bun.version}`;
+  if (typeof globals.Deno?.version?.deno === 'string') return `deno/${globals.Deno.version.deno}`;
+  if (isWorkerd(globals)) return 'workerd';
+  if (typeof globals.process?.versions?.node === 'string') return `node/${globals.process.versions.node}`;
+  return undefined;
 }

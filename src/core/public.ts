@@ -28,10 +28,9 @@ export {
   UnauthorizedError,
   type ValidationIssue,
 } from './errors.js';
-export type { FetchLike } from './http.js';
-export type { CommonClientOptions, RequestOptions, ResponseInfo, TenantLocation } from './options.js';
+export type { RateLimit } from './http/rate-limit.js';
+export type { RetryOptions } from './http/retry.js';
+export type { CommonClientOptions, FetchLike, RequestOptions, ResponseInfo, TenantLocation } from './options.js';
+export type { RateLimiter, RateLimiterWaitOptions } from './pacing.js';
 export type { OnPage, OnPagingLimit, PageProgress } from './paging.js';
-export type { RateLimit } from './rate-limit.js';
-export type { RateLimiter, RateLimiterReleaseOptions, RateLimiterWaitOptions } from './rate-limiter.js';
-export type { RetryOptions } from './retry-policy.js';
-export type { TokenCache, TokenSource } from './token-provider.js';
+export type { TokenCache, TokenSource } from './tokens/provider.js';

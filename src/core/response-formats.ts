@@ -65,3 +65,18 @@ const LABEL_EDGE = String.raw`[^\x00-\x2F\x3A-\x40\x5B-\x60\x7B-\x7F\s\p{Cc}\p{C
 const LABEL_INNER = String.raw`[^\x00-\x2C\x2E\x2F\x3A-\x40\x5B-\x60\x7B-\x7F\s\p{Cc}\p{Cs}]`;
 const DOMAIN_LABEL = `${LABEL_EDGE}(?:${LABEL_INNER}{0,61}${LABEL_EDGE})?`;
 const EMAIL_ADDRESS = /* @__PURE__ */ new RegExp(`^${EMAIL_LOCAL_PART}@${DOMAIN_LABEL}(?:\\.${DOMAIN_LABEL})*$`, 'u');
+
+/**
+ * A string enum read forward-compatibly: the known values are named in the type, and
+ * a value the platform adds later is kept instead of failing validation (a non-string
+ * still fails). For response schemas only; request parameters stay strict enums.
+ *
+ * ```ts
+ * const MessageType = openEnum(['sms', 'voice']); // 'sms' | 'voice' | (string & {})
+ * ```
+ */
+export function openEnum<const T extends readonly [string, ...string[]]>(
+  _known: T,
+): z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})> {
+  return z.string() as z.ZodMiniType<T[number] | (string & {}), T[number] | (string & {})>;
+}

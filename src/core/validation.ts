@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { messageOf, RequestValidationError, ResponseValidationError, unknownKeysMessage, type ValidationIssue } from './errors.js';
-import { ownProperties } from './own-properties.js';
-import { redact } from './redaction.js';
+import { redact } from './http/redaction.js';
 
 /**
  * A zod (mini) schema that yields a `T`. Response schemas check and never
@@ -14,13 +13,13 @@ export type Schema<T> = z.ZodMiniType<T>;
 export function validateParams<T>(schema: z.ZodMiniType<T, unknown>, value: unknown): T {
   let result: ReturnType<z.ZodMiniType<T, unknown>['safeParse']>;
   try {
-    result = fastSchema(schema).safeParse(ownProperties(value)); // never a parameter from a polluted Object.prototype
+    result = fastSchema(schema).safeParse(value);
   } catch (error) {
     // A rule that could not even read the value (e.g. an object where a number belongs, on a polluted prototype).
     throw new RequestValidationError([{ code: 'custom', path: [], message: `the parameters could not be checked: ${messageOf(error)}` }]);
   }
   if (!result.success) throw new RequestValidationError(toIssues(result.error.issues));
-  return ownProperties(result.data); // read by name later: no fallback to Object.prototype
+  return result.data;
 }
 
 /** What `#compile-schema` exports: zod's compiler on servers, a stand-in that compiles nothing in browsers. */
@@ -115,4 +114,29 @@ function describe(issue: z.core.$ZodIssue): string {
     default:
       return issue.message;
   }
+}
+
+/**
+ * Parses a 2xx body with a caller's schema (`management.request({ schema })`) through
+ * its own `safeParse` (or `safeParseAsync`, for a schema with asynchronous checks), so
+ * a schema of the caller's zod copy answers as in the caller's code, transforms
+ * included. Throws `ResponseValidationError`, also when the schema itself throws.
+ */
+export async function parseWithCallerSchema<T>(schema: Schema<T>, body: unknown, secrets: readonly string[]): Promise<T> {
+  let result: ReturnType<Schema<T>['safeParse']>;
+  try {
+    try {
+      result = schema.safeParse(body);
+    } catch (error) {
+      // zod throws in `safeParse` on asynchronous checks.
+      const { safeParseAsync } = schema as { safeParseAsync?: (value: unknown) => Promise<typeof result> };
+      if (typeof safeParseAsync !== 'function') throw error;
+      result = await safeParseAsync.call(schema, body);
+    }
+  } catch (error) {
+    const message = redact(`the schema could not check the body: ${messageOf(error)}`, secrets);
+    throw new ResponseValidationError([{ code: 'custom', path: [], message }], redact(body, secrets));
+  }
+  if (result.success) return result.data;
+  throw failedCheck(result.error.issues, body, secrets);
 }

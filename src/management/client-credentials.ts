@@ -1,11 +1,9 @@
-import type { AuthApiContext } from '../core/auth-request.js';
-import { ClientCredentialsTokenProvider } from '../core/client-credentials-token-provider.js';
-import type { ClientCredentials } from '../core/credentials.js';
-import { createHttpClient } from '../core/http.js';
+import { Sender } from '../core/http/sender.js';
 import type { CommonSettings } from '../core/options.js';
-import { sharedRetry } from '../core/shared-work.js';
-import { createTokenEndpoint, requestToken } from '../core/token-endpoint.js';
-import { memoryTokenCache, type TokenCache, type TokenProvider } from '../core/token-provider.js';
+import { ClientCredentialsTokenProvider } from '../core/tokens/client-credentials.js';
+import type { ClientCredentials } from '../core/tokens/credentials.js';
+import { createTokenEndpoint, requestToken } from '../core/tokens/endpoint.js';
+import { memoryTokenCache, type TokenCache, type TokenProvider } from '../core/tokens/provider.js';
 
 /** What the client-credentials grant of a `ManagementClient` needs, checked by `resolveManagementOptions`. */
 export interface ClientCredentialsGrant {
@@ -24,16 +22,12 @@ export interface ClientCredentialsGrant {
  */
 export function createClientCredentialsTokenProvider(grant: ClientCredentialsGrant): TokenProvider {
   const { common, credentials, audience } = grant;
-  const context: AuthApiContext = {
-    http: createHttpClient({ prefixUrl: common.origin, fetch: common.fetch, headers: common.headers }),
-    retry: common.retry,
-    clock: common.clock,
-    timeoutMs: common.timeoutMs,
-  };
-  const tokenEndpoint = createTokenEndpoint(context, common.origin, credentials, common.clock);
+  // No `onResponse`: the hook is told of Management API responses only.
+  const sender = new Sender({ ...common, prefixUrl: common.origin, onResponse: undefined });
+  const tokenEndpoint = createTokenEndpoint({ sender }, common.origin, credentials, common.clock);
   return new ClientCredentialsTokenProvider({
-    fetchToken: async (shared) => {
-      const response = await requestToken(tokenEndpoint, { grant_type: 'client_credentials', audience }, undefined, sharedRetry(shared));
+    fetchToken: async () => {
+      const response = await requestToken(tokenEndpoint, { grant_type: 'client_credentials', audience });
       return { accessToken: response.access_token, expiresIn: response.expires_in };
     },
     cache: grant.tokenCache ?? memoryTokenCache(common.clock),
@@ -47,8 +41,7 @@ export function createClientCredentialsTokenProvider(grant: ClientCredentialsGra
 /**
  * The name of a client's token in the `tokenCache`:
  * `idplatform:{origin}:{clientId}:{audience}`, each part URI-encoded so that no two
- * configurations share a name (a client id or audience may hold `:`), and none is
- * another's name plus `:lock`, the lock's suffix.
+ * configurations share a name (a client id or audience may hold `:`).
  */
 export function tokenCacheKey(origin: string, clientId: string, audience: string): string {
   return `idplatform:${[origin, clientId, audience].map(encodeURIComponent).join(':')}`;

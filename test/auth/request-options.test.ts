@@ -118,21 +118,6 @@ describe.each(calls)('%s', (_, method, path, call, answer) => {
     expect(requests).toHaveLength(0);
   });
 
-  it('reads no call option from a polluted Object.prototype', async () => {
-    const auth = client();
-    server.use(http[method](`${ORIGIN}/${path}`, answer));
-    await call(auth, {}); // the first call loads the code it needs
-    const polluted = Object.prototype as Record<string, unknown>;
-    polluted.timeoutMs = 0;
-    polluted.retry = { maxRetries: -1 };
-    try {
-      await call(auth, {});
-    } finally {
-      delete polluted.timeoutMs;
-      delete polluted.retry;
-    }
-    expect(requests).toHaveLength(2);
-  });
 });
 
 describe('forwardedFor', () => {

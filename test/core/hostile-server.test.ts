@@ -137,19 +137,6 @@ describe("AuthenticationClient's onResponse hook", () => {
   });
 });
 
-describe('a WWW-Authenticate challenge', () => {
-  it('is read for its error within its first 8 KiB only (a hostile one need not be short)', async () => {
-    const answering = (challenge: string) =>
-      client({
-        fetch: async () => new Response(null, { status: 401, statusText: 'Unauthorized', headers: { 'www-authenticate': challenge } }),
-      });
-    await expect(answering('Bearer realm="x", error="invalid_token"').userInfo.get('user-token-123')).rejects.toMatchObject({
-      error: 'invalid_token',
-    });
-    const padded = `Bearer ${'a'.repeat(9000)}, error="invalid_token"`;
-    await expect(answering(padded).userInfo.get('user-token-123')).rejects.toMatchObject({ error: 'Unauthorized' });
-  });
-});
 
 describe('a custom fetch whose failure carries the request', () => {
   const TOKEN = 'opaque-management-token-0123456789';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runtimeName } from '../../src/core/runtime.js';
+import { runtimeName } from '../../src/core/options.js';
 import { stubBrowser } from '../helpers/browser.js';
 
 describe('runtimeName', () => {

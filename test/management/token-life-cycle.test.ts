@@ -7,7 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { delay, HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { AuthApiError, ConfigurationError, IdPlatformError, TimeoutError, TokenRequestError } from '../../src/core/errors.js';
-import type { TokenCache } from '../../src/core/token-provider.js';
+import type { TokenCache } from '../../src/core/tokens/provider.js';
 import { ManagementClient } from '../../src/management/client.js';
 import { createTenantEmulator } from '../../src/testing/index.js';
 import { createFakeClock } from '../helpers/clock.js';
@@ -175,13 +175,13 @@ describe('code loaded on first use', () => {
       clientAssertionSigningKey: pem,
       retry: false,
     });
-    vi.doMock('../../src/core/client-authentication/private-key-jwt.js', () => {
+    vi.doMock('../../src/core/tokens/client-authentication/private-key-jwt.js', () => {
       throw new TypeError('Failed to fetch dynamically imported module');
     });
     try {
       expect(await failureOf(() => management.organizations.invitations.list('org_1'))).toBeInstanceOf(TokenRequestError);
     } finally {
-      vi.doUnmock('../../src/core/client-authentication/private-key-jwt.js');
+      vi.doUnmock('../../src/core/tokens/client-authentication/private-key-jwt.js');
     }
     const error = await failureOf(() => management.organizations.invitations.list('org_1'));
     expect(error).not.toBeInstanceOf(TokenRequestError);

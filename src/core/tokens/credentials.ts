@@ -1,3 +1,7 @@
+import { ConfigurationError } from '../errors.js';
+import { isSendableHeaderValue } from '../http/headers.js';
+import type { FetchLike } from '../options.js';
+import { isRealBrowser } from '../options.js';
 import {
   type ClientAssertionSigningAlg,
   type ClientAssertionSigningKey,
@@ -5,11 +9,6 @@ import {
 } from './client-authentication/signing-key.js';
 import type { MtlsEdgeHeaders } from './client-authentication/tls-client-auth.js';
 import type { TokenEndpointAuthMethod } from './client-authentication/types.js';
-import { ConfigurationError } from './errors.js';
-import { isSendableHeaderValue } from './header-values.js';
-import type { FetchLike } from './http.js';
-import { isRealBrowser } from './options.js';
-import { ownProperties } from './own-properties.js';
 
 /** How a `tls_client_auth` client presents its certificate: a certificate-presenting `fetch`, or the edge headers. */
 export type MtlsOptions =
@@ -159,7 +158,7 @@ function checkMtls(mtls: unknown): MtlsOptions {
       "tokenEndpointAuthMethod 'tls_client_auth' needs `mtls` (a certificate-presenting `fetch` or `edgeHeaders`)",
     );
   }
-  const { fetch, edgeHeaders } = (typeof mtls === 'object' && mtls !== null ? ownProperties(mtls) : {}) as {
+  const { fetch, edgeHeaders } = (typeof mtls === 'object' && mtls !== null ? mtls : {}) as {
     fetch?: unknown;
     edgeHeaders?: unknown;
   };

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { Assert, IsExactly, KnownMembers } from './type-checks.js';
+import type { Assert, IsExactly, KnownMembers } from '../type-checks.js';
 
 /**
  * A successful answer of `POST /oauth/token` (RFC 6749 §5.1). Unknown members are

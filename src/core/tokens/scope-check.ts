@@ -1,5 +1,5 @@
-import { InsufficientScopeError, type ScopeName } from './errors.js';
-import { loadOnce } from './load-once.js';
+import { InsufficientScopeError, type ScopeName } from '../errors.js';
+import { loadOnce } from '../load-once.js';
 
 /**
  * Checks a token's scopes against an operation's required scope; see

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { openEnum } from '../../core/open-enum.js';
 import type { RequestOptions } from '../../core/options.js';
+import { openEnum } from '../../core/response-formats.js';
 import type { Transport } from '../../core/transport.js';
 
 import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';

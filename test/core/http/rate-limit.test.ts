@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRateLimit } from '../../src/core/rate-limit.js';
+import { parseRateLimit } from '../../../src/core/http/rate-limit.js';
 
 describe('parseRateLimit', () => {
   it('reads limit, remaining and reset (UTC epoch seconds) from the X-RateLimit-* headers', () => {

@@ -1,14 +1,14 @@
 import { decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, type JWTPayload, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { clientSecretBasic, clientSecretPost } from '../../src/core/client-authentication/client-secret.js';
-import { privateKeyJwt } from '../../src/core/client-authentication/private-key-jwt.js';
+import { clientSecretBasic, clientSecretPost } from '../../../src/core/tokens/client-authentication/client-secret.js';
+import { privateKeyJwt } from '../../../src/core/tokens/client-authentication/private-key-jwt.js';
 import {
   type ClientAssertionSigningAlg,
   type ClientAssertionSigningKey,
   checkSigningKeyOptions,
-} from '../../src/core/client-authentication/signing-key.js';
-import type { ClientAuthentication, TokenEndpointRequest } from '../../src/core/client-authentication/types.js';
-import { ConfigurationError, IdPlatformError } from '../../src/core/errors.js';
+} from '../../../src/core/tokens/client-authentication/signing-key.js';
+import type { ClientAuthentication, TokenEndpointRequest } from '../../../src/core/tokens/client-authentication/types.js';
+import { ConfigurationError, IdPlatformError } from '../../../src/core/errors.js';
 
 const ISSUER = 'https://tenant.test/';
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

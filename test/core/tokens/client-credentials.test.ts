@@ -1,11 +1,15 @@
-import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ClientCredentialsTokenProvider, type IssuedToken } from '../../src/core/client-credentials-token-provider.js';
-import { AuthApiError, TimeoutError, TokenRequestError } from '../../src/core/errors.js';
-import type { SharedAttempt } from '../../src/core/shared-work.js';
-import { callerTokenProvider, lazyTokenProvider, memoryTokenCache, type TokenCache } from '../../src/core/token-provider.js';
-import { createFakeClock, type FakeClock } from '../helpers/clock.js';
-import { deferred } from '../helpers/deferred.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { AuthApiError, TokenRequestError } from '../../../src/core/errors.js';
+import {
+  ClientCredentialsTokenProvider,
+  type IssuedToken,
+  TOKEN_LOCK_POLL_MS,
+  TOKEN_LOCK_TTL_MS,
+} from '../../../src/core/tokens/client-credentials.js';
+import { memoryTokenCache, type TokenCache } from '../../../src/core/tokens/provider.js';
+import { createFakeClock, type FakeClock } from '../../helpers/clock.js';
+import { deferred } from '../../helpers/deferred.js';
 
 const KEY = 'idplatform:https://tenant.test:client-1:https://tenant.test/api/v2/';
 const MAX_SKEW_MS = 60_000;
@@ -16,15 +20,18 @@ function issuer(expiresIn: number | undefined) {
   return fetchToken;
 }
 
-function provider(
-  fetchToken: (shared: SharedAttempt) => Promise<IssuedToken>,
-  cache: TokenCache = memoryTokenCache(createFakeClock()),
-  clock?: FakeClock,
-) {
-  return new ClientCredentialsTokenProvider({ fetchToken, cache, cacheKey: KEY, maxSkewMs: MAX_SKEW_MS, timeoutMs: 30_000, clock });
+function provider(fetchToken: () => Promise<IssuedToken>, cache: TokenCache = memoryTokenCache(createFakeClock()), clock?: FakeClock) {
+  return new ClientCredentialsTokenProvider({
+    fetchToken,
+    cache,
+    cacheKey: KEY,
+    maxSkewMs: MAX_SKEW_MS,
+    timeoutMs: 30_000,
+    clock: clock ?? systemClock,
+  });
 }
 
-/** A caller that waits for a token, then leaves (aborts): the request in flight is then given up. */
+/** A caller that waits for a token, then leaves (aborts): the request in flight goes on, belonging to no caller. */
 async function everyCallerLeft(tokens: ClientCredentialsTokenProvider) {
   const controller = new AbortController();
   const leaving = tokens.getToken(controller.signal);
@@ -190,25 +197,6 @@ describe('ClientCredentialsTokenProvider', () => {
     const reason = new Error('aborted before');
     await expect(provider(issuer(86_400)).getToken(AbortSignal.abort(reason))).rejects.toBe(reason);
   });
-  it('gives the token request up (no retry) once every caller waiting for it left, by abort or by its own timeout', async () => {
-    const response = deferred<IssuedToken>();
-    let giveUp: AbortSignal | undefined;
-    const tokens = provider((shared) => {
-      giveUp = shared.giveUp;
-      return response.promise;
-    });
-    const aborting = new AbortController();
-    const leaving = tokens.getToken(aborting.signal);
-    leaving.catch(() => {});
-    const timingOut = tokens.getToken(undefined, 1);
-    timingOut.catch(() => {});
-    await new Promise((resolve) => setImmediate(resolve));
-    aborting.abort(new Error('left'));
-    await expect(leaving).rejects.toThrow('left');
-    expect(giveUp?.aborted).toBe(false); // the other caller still waits, for 1 ms
-    await expect(timingOut).rejects.toBeInstanceOf(TimeoutError);
-    expect(giveUp?.aborted).toBe(true);
-  });
 
   it('hands a caller who comes after everyone gave up the token of the request still in flight: no second request', async () => {
     const response = deferred<IssuedToken>();
@@ -222,87 +210,40 @@ describe('ClientCredentialsTokenProvider', () => {
     expect(fetchToken).toHaveBeenCalledTimes(1);
   });
 
-  it('makes a new request for a caller who comes after everyone gave up, when the request in flight fails', async () => {
+  it('hands the failure of the request in flight to the callers who joined it, and requests anew for the next call', async () => {
     const first = deferred<IssuedToken>();
     const fetchToken = vi
-      .fn<(shared: SharedAttempt) => Promise<IssuedToken>>()
+      .fn<() => Promise<IssuedToken>>()
       .mockReturnValueOnce(first.promise)
       .mockResolvedValueOnce({ accessToken: 'second-token', expiresIn: 86_400 });
     const tokens = provider(fetchToken);
     await everyCallerLeft(tokens);
-
-    const next = tokens.getToken();
+    const joined = tokens.getToken();
     first.reject(new Error('429, not retried'));
-    expect(await next).toBe('second-token');
+    await expect(joined).rejects.toBeInstanceOf(TokenRequestError);
+    expect(await tokens.getToken()).toBe('second-token');
     expect(fetchToken).toHaveBeenCalledTimes(2);
-    expect(fetchToken.mock.calls[1]?.[0].giveUp.aborted).toBe(false);
   });
 });
 
-describe('ClientCredentialsTokenProvider after a load every caller gave up never ends', () => {
-  // workerd drops the I/O and timers of a request that has ended: a client kept at module scope must not wait
-  // for its load for good. The load's steps in flight are each bounded by `timeoutMs` (30 s here).
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  /** A cache with a lock, as `createRedisTokenCache` has. */
-  const lockingCache = (): TokenCache => ({
-    get: async () => undefined,
-    set: async () => {},
-    lock: async () => true,
-    unlock: async () => {},
-  });
-
-  // Each step is bounded by timeoutMs, and the token request counts two: getting it ready (the client
-  // authentication), and sending it.
-  it.each([
-    { cache: 'that answers at once (in memory)', boundMs: 60_000, make: (): TokenCache => memoryTokenCache(createFakeClock()) },
-    {
-      cache: 'that answers later, without a lock',
-      boundMs: 90_000,
-      make: (): TokenCache => ({ get: async () => undefined, set: async () => {} }),
-    },
-    { cache: 'with a lock', boundMs: 180_000, make: lockingCache },
-  ])(
-    'a cache $cache: the next caller waits for it at most $boundMs ms after the give-up, then requests anew',
-    async ({ make, boundMs }) => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+describe('ClientCredentialsTokenProvider in workerd', () => {
+  it('never joins a token request another call started (its I/O belongs to another request), and shares the token it brings', async () => {
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+    try {
+      const first = deferred<IssuedToken>();
       const fetchToken = vi
-        .fn<(shared: SharedAttempt) => Promise<IssuedToken>>()
-        .mockReturnValueOnce(new Promise(() => {})) // the request of a request that ended: never settles
-        .mockResolvedValueOnce({ accessToken: 'fresh-token', expiresIn: 86_400 });
-      const tokens = new ClientCredentialsTokenProvider({
-        fetchToken,
-        cache: make(),
-        cacheKey: KEY,
-        maxSkewMs: MAX_SKEW_MS,
-        timeoutMs: 30_000,
-      });
-      await everyCallerLeft(tokens);
-
-      await vi.advanceTimersByTimeAsync(5_000);
-      const next = tokens.getToken();
-      await vi.advanceTimersByTimeAsync(boundMs - 5_000 - 1);
-      expect(fetchToken).toHaveBeenCalledTimes(1); // its request could still bring a token
-      await vi.advanceTimersByTimeAsync(1);
-      expect(await next).toBe('fresh-token');
+        .fn<() => Promise<IssuedToken>>()
+        .mockReturnValueOnce(first.promise)
+        .mockResolvedValueOnce({ accessToken: 'own-token', expiresIn: 86_400 });
+      const tokens = provider(fetchToken);
+      const pending = tokens.getToken();
+      expect(await tokens.getToken()).toBe('own-token');
       expect(fetchToken).toHaveBeenCalledTimes(2);
-    },
-  );
-
-  it('a caller who leaves too does not end the wait: the one after it still gets the late token, with no second request', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    const response = deferred<IssuedToken>();
-    const fetchToken = vi.fn(() => response.promise);
-    const tokens = provider(fetchToken);
-    await everyCallerLeft(tokens);
-    await everyCallerLeft(tokens); // takes it over, and leaves
-    const next = tokens.getToken();
-    await vi.advanceTimersByTimeAsync(59_000);
-    response.resolve({ accessToken: 'late-token', expiresIn: 86_400 });
-    expect(await next).toBe('late-token');
-    expect(fetchToken).toHaveBeenCalledTimes(1);
+      first.resolve({ accessToken: 'first-token', expiresIn: 86_400 });
+      expect(await pending).toBe('first-token');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
@@ -319,134 +260,6 @@ describe('ClientCredentialsTokenProvider with a cache that hands back what a hea
     expect(await tokens.getToken()).toBe('token-1');
     expect(stored.get(KEY)).toBe('token-1');
     expect(fetchToken).toHaveBeenCalledTimes(1);
-  });
-});
-
-describe('callerTokenProvider', () => {
-  it.each([
-    ['a string', 'caller-token'],
-    ['a sync function', () => 'caller-token'],
-    ['an async function', async () => 'caller-token'],
-  ])('returns the token of %s', async (_kind, source) => {
-    await expect(callerTokenProvider(source).getToken()).resolves.toBe('caller-token');
-  });
-
-  it('calls the function on every request, so a caller can rotate tokens', async () => {
-    let count = 0;
-    const tokens = callerTokenProvider(() => `caller-token-${++count}`);
-    expect(await tokens.getToken()).toBe('caller-token-1');
-    expect(await tokens.getToken()).toBe('caller-token-2');
-  });
-
-  it('hands a fixed token over without arming a timer, and still honours an aborted signal', async () => {
-    vi.useFakeTimers();
-    try {
-      const tokens = callerTokenProvider('caller-token');
-      const pending = tokens.getToken(undefined, 1_000);
-      expect(vi.getTimerCount()).toBe(0);
-      await expect(pending).resolves.toBe('caller-token');
-      const reason = new Error('stopped');
-      await expect(tokens.getToken(AbortSignal.abort(reason), 1_000)).rejects.toBe(reason);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('leaves no abort listener or timer behind when a hung function is given up on (timeout or abort)', async () => {
-    vi.useFakeTimers();
-    try {
-      const tokens = callerTokenProvider(() => new Promise<string>(() => {})); // never answers
-      const signal = new AbortController().signal; // a long-lived signal, shared by many calls
-      for (let call = 0; call < 3; call++) {
-        const pending = tokens.getToken(signal, 100);
-        const assertion = expect(pending).rejects.toBeInstanceOf(TimeoutError);
-        await vi.advanceTimersByTimeAsync(100);
-        await assertion;
-      }
-      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
-      const controller = new AbortController();
-      const aborted = tokens.getToken(controller.signal, 100);
-      controller.abort(new Error('stopped'));
-      await expect(aborted).rejects.toThrow('stopped');
-      expect(vi.getTimerCount()).toBe(0);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('throws TokenRequestError when the function returns no token', async () => {
-    await expect(callerTokenProvider(() => '').getToken()).rejects.toBeInstanceOf(TokenRequestError);
-  });
-
-  it('cannot offer another token after a 401: reject answers false', () => {
-    expect(callerTokenProvider('caller-token').reject('caller-token')).toBe(false);
-  });
-});
-
-describe('memoryTokenCache', () => {
-  it('keeps a token for its time to live and forgets it then', () => {
-    const clock = createFakeClock(1_000);
-    const cache = memoryTokenCache(clock);
-    cache.set('key', 'token', 5_000);
-    clock.advance(4_999);
-    expect(cache.get('key')).toBe('token');
-    clock.advance(1);
-    expect(cache.get('key')).toBeUndefined();
-  });
-
-  it('answers undefined for a key it never saw and keeps keys apart', () => {
-    const cache = memoryTokenCache(createFakeClock());
-    cache.set('a', 'token-a', 1_000);
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')).toBe('token-a');
-  });
-});
-
-describe('lazyTokenProvider', () => {
-  function fakeProvider(token: string) {
-    return { getToken: vi.fn(async () => token), reject: vi.fn(() => true) };
-  }
-
-  it('loads its implementation once, on the first getToken, and delegates every call to it', async () => {
-    const inner = fakeProvider('token-1');
-    const load = vi.fn(async () => inner);
-    const tokens = lazyTokenProvider(load);
-    expect(load).not.toHaveBeenCalled();
-    const signal = new AbortController().signal;
-    expect(await Promise.all([tokens.getToken(signal, 500), tokens.getToken()])).toEqual(['token-1', 'token-1']);
-    expect(await tokens.getToken()).toBe('token-1');
-    expect(load).toHaveBeenCalledTimes(1);
-    expect(inner.getToken).toHaveBeenCalledWith(signal, 500);
-    expect(inner.getToken).toHaveBeenCalledTimes(3);
-  });
-
-  it('rejects tokens through its implementation once loaded, and answers false before (it issued none)', async () => {
-    const inner = fakeProvider('token-1');
-    const tokens = lazyTokenProvider(async () => inner);
-    expect(tokens.reject('token-0')).toBe(false);
-    await tokens.getToken();
-    expect(tokens.reject('token-1')).toBe(true);
-    expect(inner.reject).toHaveBeenCalledWith('token-1');
-  });
-
-  it('throws TokenRequestError when the implementation cannot load, and tries again on the next call', async () => {
-    const failure = new Error('chunk failed to load');
-    const load = vi.fn().mockRejectedValueOnce(failure).mockResolvedValueOnce(fakeProvider('token-2'));
-    const tokens = lazyTokenProvider(load);
-    const error = await tokens.getToken().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TokenRequestError);
-    expect((error as TokenRequestError).cause).toBe(failure);
-    expect(await tokens.getToken()).toBe('token-2');
-    expect(load).toHaveBeenCalledTimes(2);
-  });
-
-  it('rejects with the signal’s reason when the signal aborts while it loads', async () => {
-    const tokens = lazyTokenProvider(() => new Promise(() => {}));
-    const controller = new AbortController();
-    const pending = tokens.getToken(controller.signal);
-    const reason = new Error('stop');
-    controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
   });
 });
 

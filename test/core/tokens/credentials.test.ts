@@ -1,10 +1,10 @@
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationClient } from '../../src/auth/index.js';
-import { resolveCredentials } from '../../src/core/credentials.js';
-import { ConfigurationError } from '../../src/core/errors.js';
-import { ManagementClient } from '../../src/management/index.js';
-import { stubBrowser } from '../helpers/browser.js';
+import { AuthenticationClient } from '../../../src/auth/index.js';
+import { resolveCredentials } from '../../../src/core/tokens/credentials.js';
+import { ConfigurationError } from '../../../src/core/errors.js';
+import { ManagementClient } from '../../../src/management/index.js';
+import { stubBrowser } from '../../helpers/browser.js';
 
 const domain = 'tenant.test';
 const edgeHeaders = { cnameApiKey: 'edge-api-key', clientCertificate: 'PEM', clientCertificateCaVerified: 'SUCCESS' };

@@ -6,7 +6,7 @@ import type {
   TokenResponse,
   TokenResponseWithClaims,
   UserInfo,
-} from '../../src/auth/index.js';
+} from '../../../src/auth/index.js';
 
 declare const auth: AuthenticationClient;
 declare const tokens: TokenResponse;

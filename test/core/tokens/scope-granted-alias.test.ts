@@ -1,9 +1,9 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { InsufficientScopeError } from '../../src/core/errors.js';
-import { ManagementClient } from '../../src/management/client.js';
-import { jwtWithClaims } from '../helpers/jwt.js';
-import { API, useMswServer } from '../helpers/server.js';
+import { InsufficientScopeError } from '../../../src/core/errors.js';
+import { ManagementClient } from '../../../src/management/client.js';
+import { jwtWithClaims } from '../../helpers/jwt.js';
+import { API, useMswServer } from '../../helpers/server.js';
 
 const server = useMswServer();
 

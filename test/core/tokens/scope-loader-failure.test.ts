@@ -7,9 +7,9 @@ vi.mock('jose/jwt/decode', async (importOriginal) => {
   return importOriginal();
 });
 
-import { InsufficientScopeError } from '../../src/core/errors.js';
-import { createScopeCheck } from '../../src/core/scope-check.js';
-import { jwtWithClaims } from '../helpers/jwt.js';
+import { InsufficientScopeError } from '../../../src/core/errors.js';
+import { createScopeCheck } from '../../../src/core/tokens/scope-check.js';
+import { jwtWithClaims } from '../../helpers/jwt.js';
 
 describe('scope check after the JWT decoder failed to load', () => {
   it('tries again on the next call with the same token', async () => {

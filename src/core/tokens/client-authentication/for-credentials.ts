@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../clock.js';
 import type { ClientCredentials } from '../credentials.js';
 import { clientSecretBasic, clientSecretPost } from './client-secret.js';
 import { clientIdOnly } from './none.js';

@@ -1,5 +1,5 @@
 import { type CryptoKey, importJWK, importPKCS8, SignJWT } from 'jose';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../../errors.js';
 import { CLIENT_ASSERTION_TYPE, type ClientAssertionSigningAlg, type ClientAssertionSigningKey, isCryptoKey } from './signing-key.js';
 import type { ClientAuthentication } from './types.js';
 

@@ -1,5 +1,5 @@
 import type { CryptoKey, JWK } from 'jose';
-import { ConfigurationError } from '../errors.js';
+import { ConfigurationError } from '../../errors.js';
 
 /** A private key for signing client assertions: PKCS#8 PEM text, a WebCrypto `CryptoKey`, or a private JWK. */
 export type ClientAssertionSigningKey = string | CryptoKey | JWK;

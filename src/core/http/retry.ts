@@ -1,0 +1,141 @@
+import { type Clock, MAX_TIMER_MS } from '../clock.js';
+import { ConfigurationError, HttpResponseError, NetworkError, RateLimitError, TimeoutError } from '../errors.js';
+import { headerInteger, parseRetryAfter } from './rate-limit.js';
+
+/** How failed requests are retried. `false` turns retries off. */
+export type RetryOptions =
+  | {
+      /** Retries after the first attempt. Default 3. */
+      readonly maxRetries?: number | undefined;
+      /** The longest wait the SDK will sleep; a server asking for longer gets its error thrown at once. Default 60 000. */
+      readonly maxDelayMs?: number | undefined;
+    }
+  | false;
+
+/** {@link RetryOptions} with defaults applied. */
+export interface RetryPolicy {
+  readonly maxRetries: number;
+  readonly maxDelayMs: number;
+}
+
+/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries. Throws `ConfigurationError` for anything else. */
+export function resolveRetryPolicy(given: RetryOptions | undefined): RetryPolicy {
+  if (given === false) return { maxRetries: 0, maxDelayMs: 0 };
+  // `retry: 0` (or `true`) from plain JavaScript must not quietly mean the defaults, three retries.
+  if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+    throw new ConfigurationError('retry must be { maxRetries?, maxDelayMs? } or false');
+  }
+  const { maxRetries = 3, maxDelayMs = 60_000 } = given ?? {};
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new ConfigurationError('retry.maxRetries must be an integer >= 0');
+  // A longer timer fires at once: a 429 with a reset weeks away would be retried at once.
+  if (!(maxDelayMs >= 0 && maxDelayMs <= MAX_TIMER_MS)) {
+    throw new ConfigurationError(`retry.maxDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
+  return { maxRetries, maxDelayMs };
+}
+
+/** What one call of {@link withRetry} needs besides the attempt itself. */
+export interface RetryContext {
+  readonly policy: RetryPolicy;
+  /** Safe to send again after a network error or 502/503/504 (GET, PUT, DELETE). */
+  readonly idempotent: boolean;
+  readonly clock: Clock;
+  readonly signal?: AbortSignal | undefined;
+  /** A number in [0, 1); `Math.random` unless a test fixes it. */
+  readonly random?: () => number;
+}
+
+const BACKOFF_BASE_MS = 500;
+const RATE_LIMIT_JITTER_MS = 250;
+
+/**
+ * The one retry loop of the SDK (on p-retry). It retries 429 for every method,
+ * waiting until `X-RateLimit-Reset` (never earlier, nor earlier than `Retry-After`)
+ * plus a small jitter, else `Retry-After`, else exponential backoff; and network
+ * errors, timeouts and 502/503/504 for idempotent methods. A wait the server asks
+ * for that is longer than `maxDelayMs` is not slept: the error is thrown at once.
+ *
+ * The first attempt is made directly and p-retry is loaded only after a failure worth
+ * retrying: nearly every call pays for no retry machinery, and a browser bundle
+ * carries none up front.
+ */
+export async function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
+  const { policy, signal } = context;
+  let first: unknown;
+  try {
+    return await attempt();
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (policy.maxRetries === 0) throw explained(error, 'retries are off');
+    if (!(await waitBeforeRetry(error, 1, context))) throw error;
+    first = error;
+  }
+  // A chunk that cannot load (a browser gone offline) leaves the first failure as the call's error.
+  const pRetry = await import('p-retry').then(
+    (module) => module.default,
+    () => undefined,
+  );
+  if (pRetry === undefined) throw first;
+  let retryNumber = 1;
+  try {
+    return await pRetry(attempt, {
+      retries: policy.maxRetries - 1,
+      minTimeout: 0,
+      signal,
+      shouldRetry: ({ error }) => waitBeforeRetry(error, ++retryNumber, context),
+    });
+  } catch (error) {
+    // p-retry wraps an abort reason that is not an Error; callers get the reason they gave.
+    if (signal?.aborted) throw signal.reason;
+    throw explained(error, `still limited after ${policy.maxRetries} ${policy.maxRetries === 1 ? 'retry' : 'retries'}`);
+  }
+}
+
+/**
+ * Decides on retry number `retryNumber` after `error`: `false` when it is not worth
+ * one; throws at once when the server asks for a longer wait than `maxDelayMs`; else
+ * sleeps the wait and answers `true`.
+ */
+async function waitBeforeRetry(error: unknown, retryNumber: number, context: RetryContext): Promise<boolean> {
+  const { policy, clock, signal } = context;
+  const wait = retryWait(error, retryNumber, context);
+  if (wait === undefined) return false;
+  if (wait.mandatedMs > policy.maxDelayMs) {
+    throw explained(error, `not retried: the wait is longer than retry.maxDelayMs (${policy.maxDelayMs} ms)`);
+  }
+  await clock.sleep(Math.min(wait.ms, policy.maxDelayMs), signal);
+  return true;
+}
+
+/** A final `RateLimitError` that also says why the SDK gave up; any other error as it is. */
+function explained(error: unknown, why: string): unknown {
+  return error instanceof RateLimitError ? error.gaveUp(why) : error;
+}
+
+/**
+ * How long to wait before retry number `retryNumber` (`ms`, jitter included), and
+ * how much of it the server demands (`mandatedMs`: until `X-RateLimit-Reset` or
+ * `Retry-After`, 0 for backoff); `undefined` when `error` is not worth a retry.
+ */
+export function retryWait(
+  error: unknown,
+  retryNumber: number,
+  context: Pick<RetryContext, 'idempotent' | 'clock' | 'random'>,
+): { ms: number; mandatedMs: number } | undefined {
+  const random = context.random ?? Math.random;
+  const step = BACKOFF_BASE_MS * 2 ** (retryNumber - 1);
+  // "Equal jitter": each backoff is between half and all of its step.
+  const backoff = { ms: Math.round(step / 2 + (random() * step) / 2), mandatedMs: 0 };
+  if (error instanceof NetworkError || error instanceof TimeoutError) return context.idempotent ? backoff : undefined;
+  if (!(error instanceof HttpResponseError)) return undefined;
+  if (error.status !== 429 && !(context.idempotent && [502, 503, 504].includes(error.status))) return undefined;
+  const now = context.clock.now();
+  const reset = headerInteger(error.headers['x-ratelimit-reset']);
+  const retryAfter = parseRetryAfter(error.headers['retry-after'], now);
+  if (error.status === 429 && reset !== undefined) {
+    // Never earlier than either: a reset already past on this clock leaves the wait to `Retry-After`.
+    const untilReset = Math.max(0, reset * 1000 - now, retryAfter ?? 0);
+    return { ms: untilReset + Math.floor(random() * RATE_LIMIT_JITTER_MS), mandatedMs: untilReset };
+  }
+  return retryAfter === undefined ? backoff : { ms: retryAfter, mandatedMs: retryAfter };
+}

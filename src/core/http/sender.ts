@@ -1,0 +1,240 @@
+import ky, { type KyInstance } from 'ky';
+import { VERSION } from '../../version.js';
+import { type Clock, timeoutAfter, untilAborted, whenAborted } from '../clock.js';
+import { IdPlatformError, RequestValidationError } from '../errors.js';
+import type { FetchLike, RequestOptions, ResponseInfo } from '../options.js';
+import { isValidTimeout, MAX_TIMEOUT_MS, runtimeName } from '../options.js';
+import { networkError } from './failures.js';
+import { checkedHeaders } from './headers.js';
+import { parseRateLimit, type RateLimit } from './rate-limit.js';
+import { type RetryPolicy, resolveRetryPolicy, withRetry } from './retry.js';
+
+/** What a {@link Sender} is built with: one per API of a client. */
+export interface SenderSettings {
+  /** The API's root, e.g. `https://acme.example.com/api/v2`. */
+  readonly prefixUrl: string;
+  readonly fetch?: FetchLike | undefined;
+  /** The client's `headers` option, checked. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly clock: Clock;
+  readonly onResponse?: ((info: ResponseInfo) => void) | undefined;
+}
+
+/** What one attempt sends besides the method and path, and the credentials in it (kept out of errors). */
+export interface Prepared {
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams } | undefined;
+  readonly secrets: readonly string[];
+}
+
+/** A response with its body read: parsed JSON when it is JSON, else the text (`undefined` when empty). */
+export interface Answer {
+  readonly response: Response;
+  readonly body: unknown;
+  readonly rateLimit: RateLimit | undefined;
+}
+
+/** Answered by {@link SenderCall.read} to send the call once more at once (a 401 replayed with a new token). */
+export const SEND_AGAIN: unique symbol = Symbol('send again');
+
+/** One call, as an API's client describes it to the sender. */
+export interface SenderCall<T> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Below the prefix URL, without a leading slash. */
+  readonly path: string;
+  readonly query?: URLSearchParams | undefined;
+  readonly options?: RequestOptions | undefined;
+  /** Before each attempt's timer starts: waits the call's timeout does not bound (pacing). */
+  readonly before?: ((options: CheckedOptions) => void | Promise<void>) | undefined;
+  /** Builds each attempt's headers and body afresh (a token, a client assertion), within its timer. */
+  prepare(signal: AbortSignal): Prepared | Promise<Prepared>;
+  /** The result of an answer, or the error it becomes: the part that differs between the APIs. */
+  read(answer: Answer, prepared: Prepared): T | typeof SEND_AGAIN | Promise<T | typeof SEND_AGAIN>;
+}
+
+/** A call's options, checked once: its signal, its own timeout, headers and retry policy. */
+export interface CheckedOptions {
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  readonly policy: RetryPolicy;
+}
+
+const FORM = 'application/x-www-form-urlencoded;charset=UTF-8';
+const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
+
+/**
+ * The one way both clients send a request: the call's options checked once, then the
+ * retry loop around attempts. Each attempt has one timer, covering the token or the
+ * client authentication, the exchange and the body; ky sends it, with its own timeout
+ * and retries off (they stop at the response's headers, and cannot throw a long
+ * `X-RateLimit-Reset` at once). Redirects are never followed: credentials and tokens
+ * only ever go to the configured URL.
+ */
+export class Sender {
+  readonly #settings: SenderSettings;
+  readonly #http: KyInstance;
+  readonly #host: string;
+
+  constructor(settings: SenderSettings) {
+    this.#settings = settings;
+    this.#host = new URL(settings.prefixUrl).host;
+    const userAgent = runtimeName();
+    this.#http = ky.create({
+      prefixUrl: settings.prefixUrl,
+      ...(settings.fetch && { fetch: settings.fetch as typeof fetch }),
+      headers: {
+        accept: 'application/json',
+        ...(userAgent && { 'user-agent': `idplatform/${VERSION} ${userAgent}` }),
+        ...settings.headers,
+      },
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      redirect: 'manual',
+    });
+  }
+
+  /** Checks a call's options (`RequestValidationError`, nothing sent), as a call would. */
+  checkOptions(options: RequestOptions | undefined): CheckedOptions {
+    const { signal, headers, retry } = options ?? {};
+    const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
+    if (signal !== undefined && !isAbortSignal(signal)) throw optionError('invalid_type', 'signal', 'signal must be an AbortSignal');
+    if (!isValidTimeout(timeoutMs))
+      throw optionError('invalid_timeout', 'timeoutMs', `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+    let policy = this.#settings.retry;
+    try {
+      if (retry !== undefined) policy = resolveRetryPolicy(retry);
+    } catch (error) {
+      throw optionError('invalid_retry', 'retry', (error as Error).message);
+    }
+    return { signal, timeoutMs, headers: headers === undefined ? undefined : checkedHeaders(headers), policy };
+  }
+
+  /** Sends `call` through the retry loop and resolves with what its `read` makes of the answer. */
+  async send<T>(call: SenderCall<T>): Promise<T> {
+    const options = this.checkOptions(call.options);
+    const { signal, policy } = options;
+    if (signal?.aborted) throw signal.reason;
+    const attempt = async (): Promise<T> => {
+      while (true) {
+        await call.before?.(options);
+        const result = await this.#attempt(call, options);
+        if (result !== SEND_AGAIN) return result;
+      }
+    };
+    return withRetry(attempt, { policy, clock: this.#settings.clock, idempotent: IDEMPOTENT.has(call.method), signal });
+  }
+
+  /**
+   * A plain `GET` of `path` for a library that reads the response itself (jose, for
+   * the tenant's key set), with the client's fetch, headers and `onResponse` hook; a
+   * failure to send is a `NetworkError`. The caller's `signal` bounds it.
+   */
+  async fetch(path: string, signal: AbortSignal): Promise<Response> {
+    try {
+      const response = await this.#http(path, { signal });
+      tellResponse(this.#settings.onResponse, {
+        method: 'GET',
+        path: `/${path}`,
+        status: response.status,
+        rateLimit: parseRateLimit(response.headers),
+      });
+      return response;
+    } catch (error) {
+      if (signal.aborted || error instanceof IdPlatformError) throw error;
+      throw networkError(`GET ${this.#host} /${path}`, error, []);
+    }
+  }
+
+  async #attempt<T>(call: SenderCall<T>, { signal, timeoutMs, headers }: CheckedOptions): Promise<T | typeof SEND_AGAIN> {
+    // Aborted while the call waited (pacing, a 401's replay): a listener added now would never hear it.
+    if (signal?.aborted) throw signal.reason;
+    const { method, path } = call;
+    let expired: IdPlatformError | undefined;
+    const attempt = new AbortController();
+    const timer = setTimeout(() => {
+      expired = timeoutAfter(timeoutMs, `${method} /${path} timed out after ${timeoutMs} ms`);
+      attempt.abort(expired);
+    }, timeoutMs);
+    const unlink = signal && whenAborted(signal, () => attempt.abort(signal.reason));
+    try {
+      // A preparation that hangs (a `token` function, a signing) ends with the attempt.
+      const prepared = await untilAborted(Promise.resolve(call.prepare(attempt.signal)), attempt.signal);
+      const { body } = prepared;
+      // They carry values callers gave (a user's access token, mTLS edge headers): checked like the caller's own,
+      // so that one `fetch` cannot send is refused without quoting it.
+      const own = prepared.headers && checkedHeaders(prepared.headers);
+      const exchange = this.#http(call.query?.size ? `${path}?${call.query}` : path, {
+        method,
+        // The body's own type, whatever `Content-Type` the caller's headers name.
+        headers:
+          body === undefined ? { ...headers, ...own } : { ...headers, ...own, 'content-type': 'json' in body ? 'application/json' : FORM },
+        ...(body !== undefined && ('json' in body ? { json: body.json } : { body: body.form })),
+        signal: attempt.signal,
+      }).then(async (response) => {
+        if (attempt.signal.aborted) {
+          // A fetch that ignores signals answered late: its body is cancelled, so the runtime closes the connection.
+          response.body?.cancel().catch(() => {});
+          throw attempt.signal.reason;
+        }
+        return [response, await response.text()] as const;
+      });
+      let response: Response;
+      let text: string;
+      try {
+        // Also ends a fetch that ignores signals, or a body that does.
+        [response, text] = await untilAborted(exchange, attempt.signal);
+      } catch (error) {
+        // No answer: whatever fetch or the body's stream threw, an SDK error of a custom fetch's too.
+        throw (
+          expired ??
+          networkError(`${method} ${this.#host} ${new URL(path, `${this.#settings.prefixUrl}/`).pathname}`, error, prepared.secrets)
+        );
+      }
+      const answer: Answer = { response, body: parseBody(text), rateLimit: parseRateLimit(response.headers) };
+      tellResponse(this.#settings.onResponse, { method, path: `/${path}`, status: response.status, rateLimit: answer.rateLimit });
+      return await call.read(answer, prepared);
+    } catch (error) {
+      throw signal?.aborted ? signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+      unlink?.();
+    }
+  }
+}
+
+/** An `AbortSignal`, also one of another realm (a test environment's), which `instanceof` misses. */
+function isAbortSignal(value: unknown): value is AbortSignal {
+  return value instanceof AbortSignal || Object.prototype.toString.call(value) === '[object AbortSignal]';
+}
+
+function optionError(code: string, name: string, message: string): RequestValidationError {
+  return new RequestValidationError([{ code, path: [name], message }]);
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Tells the caller's `onResponse` hook about a response. A hook that throws fails the
+ * call with an SDK error (not retried) whose cause is the hook's error; an `async`
+ * hook is not waited for, and its rejection is ignored.
+ */
+function tellResponse(onResponse: ((info: ResponseInfo) => void) | undefined, info: ResponseInfo): void {
+  if (onResponse === undefined) return;
+  try {
+    const answer: unknown = onResponse(info);
+    if (answer instanceof Promise) answer.catch(() => {});
+  } catch (error) {
+    throw new IdPlatformError('The onResponse hook threw', { cause: error });
+  }
+}

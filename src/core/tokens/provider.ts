@@ -1,0 +1,114 @@
+import { type Clock, untilAborted } from '../clock.js';
+import { TokenRequestError } from '../errors.js';
+import { isSendableHeaderValue } from '../http/headers.js';
+import { loadOnce } from '../load-once.js';
+
+/** Where a `ManagementClient` gets the bearer token of each request. */
+export interface TokenProvider {
+  /** The token to send now; rejects with the signal's reason when `signal` aborts (a shared request goes on). */
+  getToken(signal?: AbortSignal): Promise<string>;
+  /** Called when the API answered 401 to `token`: `true` when another token can be had (the request is then replayed once). */
+  reject(token: string): boolean;
+}
+
+/**
+ * Where client-credentials tokens are kept between requests. The default keeps
+ * them in memory; a shared store (Redis, a file, …) lets many processes share one
+ * token and stay within the platform's machine-to-machine token quota.
+ * All methods may be sync or async. An answer that has not come within the client's
+ * `timeoutMs` fails the call (`TokenRequestError`); a `set` that fails leaves the
+ * token unstored (the call still uses it).
+ */
+export interface TokenCache {
+  /** The cached token for `key`, or `undefined`/`null` when there is none (or it expired). */
+  get(key: string): string | undefined | null | Promise<string | undefined | null>;
+  /** Keeps `token` under `key` for `ttlMs` milliseconds. */
+  set(key: string, token: string, ttlMs: number): void | Promise<void>;
+  /**
+   * Optional: takes the right to fetch the token of `key` for `ttlMs` (like Redis
+   * `SET NX PX`); `true` when this caller got it. The holder's `set` of `key` should
+   * release it. With `lock`, a cold fleet makes one token request: the others wait
+   * for the holder's token in the cache.
+   */
+  lock?(key: string, ttlMs: number): boolean | Promise<boolean>;
+  /** Optional, with `lock`: gives the right back when the holder could not fetch a token, so the next caller fetches at once. */
+  unlock?(key: string): void | Promise<void>;
+}
+
+/** A bearer token string, or a function returning one (sync or async), given by the caller. */
+export type TokenSource = string | (() => string | Promise<string>);
+
+/**
+ * A provider over a caller's token: a 401 is final, since the SDK cannot make a new
+ * one. A `token` function that throws gives `TokenRequestError`, whatever it threw
+ * (an SDK error of its own too: a 429 of its `AuthenticationClient` is not this call's).
+ */
+export function callerTokenProvider(source: TokenSource): TokenProvider {
+  if (typeof source === 'string') {
+    const ready = Promise.resolve(source); // checked by the client's options
+    return { getToken: () => ready, reject: () => false };
+  }
+  const call = async () => {
+    let token: unknown;
+    try {
+      token = await source();
+    } catch (error) {
+      throw new TokenRequestError(error);
+    }
+    if (typeof token !== 'string' || token === '') throw new TokenRequestError(new TypeError('The `token` function returned no token'));
+    // A token read from a file may end in a newline: the runtime's header error would quote it.
+    if (!isSendableHeaderValue(token)) {
+      throw new TokenRequestError(new TypeError('The `token` function returned a token an Authorization header cannot carry (a newline?)'));
+    }
+    return token;
+  };
+  return { getToken: (signal) => untilAborted(call(), signal), reject: () => false };
+}
+
+/** How often, at most, {@link memoryTokenCache} drops the entries whose time is up. */
+const EXPIRED_SWEEP_MS = 60_000;
+
+/** An in-memory {@link TokenCache} that forgets an entry when its time is up (all of them at most once a minute, when a token is stored). */
+export function memoryTokenCache(clock: Pick<Clock, 'now'>): TokenCache {
+  const entries = new Map<string, { token: string; expiresAt: number }>();
+  let sweptAt = Number.NEGATIVE_INFINITY;
+  return {
+    get: (key) => {
+      const entry = entries.get(key);
+      if (entry !== undefined && entry.expiresAt > clock.now()) return entry.token;
+      entries.delete(key);
+      return undefined;
+    },
+    set: (key, token, ttlMs) => {
+      const now = clock.now();
+      if (now - sweptAt >= EXPIRED_SWEEP_MS) {
+        sweptAt = now;
+        for (const [other, entry] of entries) if (entry.expiresAt <= now) entries.delete(other);
+      }
+      entries.set(key, { token, expiresAt: now + ttlMs });
+    },
+  };
+}
+
+/**
+ * A provider whose implementation loads on the first `getToken` (a lazy chunk), so
+ * the client-credentials machinery stays out of a bundle whose app passes a `token`.
+ * A failure to load throws `TokenRequestError`, and the next call tries again.
+ */
+export function lazyTokenProvider(load: () => Promise<TokenProvider>): TokenProvider {
+  let loaded: TokenProvider | undefined;
+  const loadProvider = loadOnce(async () => {
+    loaded = await load();
+    return loaded;
+  });
+  return {
+    getToken: (signal) => {
+      if (loaded) return loaded.getToken(signal);
+      const ready = loadProvider().catch((error: unknown) => {
+        throw new TokenRequestError(error);
+      });
+      return untilAborted(ready, signal).then((provider) => provider.getToken(signal));
+    },
+    reject: (token) => loaded?.reject(token) ?? false,
+  };
+}
