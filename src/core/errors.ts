@@ -1,4 +1,4 @@
-import { type RateLimit, rateLimitOfTooManyRequests } from './http/rate-limit.js';
+import type { RateLimit } from './http/rate-limit.js';
 
 /** One problem found by a schema: where (`path`), what kind (`code`) and a readable `message`. */
 export interface ValidationIssue {
@@ -86,14 +86,7 @@ export class IdPlatformError extends Error {
 
   /** A plain object of the error's public fields, safe to log; a `cause` chain is followed 8 errors deep at most (a loop ends there too). */
   toJSON(): Record<string, unknown> {
-    const json: Record<string, unknown> = { name: this.name, message: this.message };
-    for (const [key, value] of Object.entries(this)) {
-      if (key !== 'name' && key !== 'cause') json[key] = value;
-    }
-    // Depth shared with the causes' own toJSON: SDK errors that are each other's cause end, as other errors do.
-    const cause = oneLevelDeeper(() => describeCause(this.cause));
-    if (cause !== undefined) json.cause = cause;
-    return json;
+    return describe(this, MAX_CAUSE_DEPTH + 1) as Record<string, unknown>;
   }
 
   /** `util.inspect` shows the same public fields as `toJSON()`, plus the stack. */
@@ -262,7 +255,8 @@ export class RateLimitError extends ApiError {
   readonly #details: ApiErrorDetails;
 
   constructor(details: ApiErrorDetails) {
-    const rateLimit = details.rateLimit ?? rateLimitOfTooManyRequests(details.headers, Date.now());
+    // The SDK always passes one (from Retry-After at the least); a caller building one may not.
+    const rateLimit = details.rateLimit ?? { limit: 0, remaining: 0, reset: new Date() };
     super({ ...details, rateLimit });
     this.#details = { ...details, rateLimit };
   }
@@ -429,35 +423,24 @@ function boundMessage(message: string): string {
 
 /** How deep `toJSON()` follows a `cause` chain. */
 const MAX_CAUSE_DEPTH = 8;
-/** How deep the `toJSON()` under way is in a `cause` chain. */
-let causeDepth = 0;
 
 /**
- * A cause as plain data: an SDK error's own `toJSON()`; any other error's `name`,
- * `message`, `code` (e.g. `ECONNREFUSED`) and its own cause, down the chain. Nothing
- * else is copied, so never a request, its headers or a socket.
+ * An error as plain data: an SDK error's public fields (also one of the other build
+ * or another realm); any other error's `name`, `message` and `code` (`ECONNREFUSED`);
+ * then its cause, down the chain. Nothing else is copied: never a request or a socket.
  */
-function describeCause(cause: unknown): Record<string, unknown> | undefined {
-  // One of the SDK's, also of the other build (ESM/CJS) or another realm: its own public fields.
-  if (IdPlatformError.is(cause) && typeof cause.toJSON === 'function') return cause.toJSON();
-  if (!isError(cause)) return undefined;
-  const json: Record<string, unknown> = { name: cause.name, message: cause.message };
-  const { code } = cause as { code?: unknown };
-  if (typeof code === 'string' || typeof code === 'number') json.code = code;
-  const inner = oneLevelDeeper(() => describeCause(cause.cause));
-  if (inner !== undefined) json.cause = inner;
+function describe(error: unknown, depth: number): Record<string, unknown> | undefined {
+  if (depth === 0 || !isError(error)) return undefined;
+  // One of the other build (ESM/CJS) or another realm: its own `toJSON`.
+  if (IdPlatformError.is(error) && !(error instanceof IdPlatformError)) return error.toJSON();
+  const json: Record<string, unknown> = { name: error.name, message: error.message };
+  const { code } = error as { code?: unknown };
+  if (IdPlatformError.is(error)) {
+    for (const [key, value] of Object.entries(error)) if (key !== 'name' && key !== 'cause') json[key] = value;
+  } else if (typeof code === 'string' || typeof code === 'number') json.code = code;
+  const cause = describe(error.cause, depth - 1);
+  if (cause !== undefined) json.cause = cause;
   return json;
-}
-
-/** What `describe` answers one level deeper in a `cause` chain; `undefined` past {@link MAX_CAUSE_DEPTH}. */
-function oneLevelDeeper<T>(describe: () => T): T | undefined {
-  if (causeDepth >= MAX_CAUSE_DEPTH) return undefined;
-  causeDepth++;
-  try {
-    return describe();
-  } finally {
-    causeDepth--;
-  }
 }
 
 /** The message of an `unrecognized_keys` issue: `unknown key "x"`, `unknown keys "x", "y"`. */

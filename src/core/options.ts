@@ -3,7 +3,38 @@ import { type Clock, MAX_TIMER_MS, systemClock } from './clock.js';
 import { ConfigurationError } from './errors.js';
 import { checkedClientHeaders } from './http/headers.js';
 import type { RateLimit } from './http/rate-limit.js';
-import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from './http/retry.js';
+
+/** How failed requests are retried. `false` turns retries off. */
+export type RetryOptions =
+  | {
+      /** Retries after the first attempt. Default 3. */
+      readonly maxRetries?: number | undefined;
+      /** The longest wait the SDK will sleep; a server asking for longer gets its error thrown at once. Default 60 000. */
+      readonly maxDelayMs?: number | undefined;
+    }
+  | false;
+
+/** {@link RetryOptions} with defaults applied. */
+export interface RetryPolicy {
+  readonly maxRetries: number;
+  readonly maxDelayMs: number;
+}
+
+/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries. Throws `ConfigurationError` for anything else. */
+export function resolveRetryPolicy(given: RetryOptions | undefined): RetryPolicy {
+  if (given === false) return { maxRetries: 0, maxDelayMs: 0 };
+  // `retry: 0` (or `true`) from plain JavaScript must not quietly mean the defaults, three retries.
+  if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+    throw new ConfigurationError('retry must be { maxRetries?, maxDelayMs? } or false');
+  }
+  const { maxRetries = 3, maxDelayMs = 60_000 } = given ?? {};
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new ConfigurationError('retry.maxRetries must be an integer >= 0');
+  // A longer timer fires at once: a 429 with a reset weeks away would be retried at once.
+  if (!(maxDelayMs >= 0 && maxDelayMs <= MAX_TIMER_MS)) {
+    throw new ConfigurationError(`retry.maxDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+  }
+  return { maxRetries, maxDelayMs };
+}
 
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;

@@ -29,8 +29,7 @@ export {
   type ValidationIssue,
 } from './errors.js';
 export type { RateLimit } from './http/rate-limit.js';
-export type { RetryOptions } from './http/retry.js';
-export type { CommonClientOptions, FetchLike, RequestOptions, ResponseInfo, TenantLocation } from './options.js';
+export type { CommonClientOptions, FetchLike, RequestOptions, ResponseInfo, RetryOptions, TenantLocation } from './options.js';
 export type { RateLimiter, RateLimiterWaitOptions } from './pacing.js';
 export type { OnPage, OnPagingLimit, PageProgress } from './paging.js';
 export type { TokenCache, TokenSource } from './tokens/provider.js';

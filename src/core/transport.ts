@@ -1,7 +1,9 @@
+import { withBaseUrlHint } from './base-url.js';
 import type { Clock } from './clock.js';
-import type { ScopeName } from './errors.js';
-import { apiErrorOf } from './http/failures.js';
-import { type Prepared, SEND_AGAIN, Sender, type SenderSettings } from './http/sender.js';
+import { type ApiError, createApiError, type ScopeName } from './errors.js';
+import { REDIRECT_REFUSED, readFailed } from './http/failures.js';
+import { rateLimitOfTooManyRequests } from './http/rate-limit.js';
+import { type Answer, type Prepared, SEND_AGAIN, Sender, type SenderSettings } from './http/sender.js';
 import type { RequestOptions } from './options.js';
 import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from './pacing.js';
 import type { TokenProvider } from './tokens/provider.js';
@@ -95,4 +97,33 @@ function toSearchParams(query: Query | undefined): URLSearchParams | undefined {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
   return params;
+}
+
+/**
+ * The Management API's error for a non-2xx answer, from its `{ statusCode, error,
+ * message, errorCode }` body. A 404 that points at a wrong base URL says so; a 429
+ * without `X-RateLimit-*` gets its `rateLimit` from `Retry-After` on the client's clock.
+ */
+function apiErrorOf(
+  answer: Answer,
+  secrets: readonly string[],
+  call: { method: string; path: string; baseUrl: string; now: number },
+): ApiError {
+  const failed = readFailed(answer, secrets);
+  const { details } = failed;
+  const rateLimit = details.rateLimit ?? (details.status === 429 ? rateLimitOfTooManyRequests(details.headers, call.now) : undefined);
+  const error = failed.member('error') ?? failed.statusText;
+  const { body } = details;
+  // Else an OAuth-style `error_description` (a base URL that reaches the Authentication API), a short text body, or the name.
+  const serverMessage =
+    failed.member('message') ?? failed.member('error_description') ?? (typeof body === 'string' && body.length <= 200 ? body : error);
+  return createApiError({
+    ...details,
+    rateLimit,
+    error,
+    message: failed.redirected ? REDIRECT_REFUSED : withBaseUrlHint(serverMessage, details.status, call.baseUrl),
+    errorCode: failed.member('errorCode'),
+    method: call.method,
+    path: `/${call.path}`,
+  });
 }

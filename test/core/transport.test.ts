@@ -11,7 +11,7 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/core/errors.js';
-import { resolveRetryPolicy } from '../../src/core/http/retry.js';
+import { resolveRetryPolicy } from '../../src/core/options.js';
 import type { FetchLike, ResponseInfo } from '../../src/core/options.js';
 import { callerTokenProvider, type TokenProvider } from '../../src/core/tokens/provider.js';
 import { Transport } from '../../src/core/transport.js';

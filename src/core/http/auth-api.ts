@@ -1,9 +1,9 @@
-import { ResponseValidationError } from '../errors.js';
+import { AuthApiError, ResponseValidationError } from '../errors.js';
 import type { RequestOptions } from '../options.js';
 import { type Schema, validateResponse } from '../validation.js';
-import { authApiErrorOf } from './failures.js';
+import { REDIRECT_REFUSED, readFailed } from './failures.js';
 import { MAX_ERROR_BODY_DEPTH, redact } from './redaction.js';
-import type { Prepared, Sender } from './sender.js';
+import type { Answer, Prepared, Sender } from './sender.js';
 
 /** What every call to the Authentication API shares: the sender at the tenant's origin. */
 export interface AuthApiContext {
@@ -60,4 +60,42 @@ function issuedCredentials(body: unknown, depth = 0): string[] {
   return Object.entries(body).flatMap(([name, member]) =>
     typeof member === 'string' ? (CREDENTIAL_MEMBER.test(name) ? [member] : []) : issuedCredentials(member, depth + 1),
   );
+}
+
+/**
+ * The Authentication API's error for a non-2xx answer, from its `{ error,
+ * error_description }` (or `{ code, description }`) body, or from the
+ * `WWW-Authenticate` challenge a bearer-token error may come in alone.
+ */
+function authApiErrorOf(answer: Answer, secrets: readonly string[]): AuthApiError {
+  const failed = readFailed(answer, secrets);
+  const { details } = failed;
+  if (failed.redirected) return new AuthApiError({ ...details, error: failed.statusText, errorDescription: REDIRECT_REFUSED });
+  const error = failed.member('error') ?? failed.member('code');
+  const challenge = details.headers['www-authenticate'] ?? '';
+  const challenged = error === undefined ? challengeParam(challenge, 'error') : undefined;
+  if (challenged !== undefined) {
+    return new AuthApiError({ ...details, error: challenged, errorDescription: challengeParam(challenge, 'error_description') });
+  }
+  return new AuthApiError({
+    ...details,
+    error: error ?? failed.statusText,
+    errorDescription: failed.member('error_description') ?? failed.member('description') ?? failed.member('message'),
+  });
+}
+
+/**
+ * An auth-param of a challenge: `name="quoted \\"string\\""` or `name=token`. A quoted
+ * value is consumed whole, so `realm="x, error=y"` holds no parameter of its own; a
+ * name starts only where a token starts, so a long run of token characters is tried once.
+ */
+const AUTH_PARAM = /(?<![!#$%&'*+.^_`|~0-9A-Za-z-])([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g;
+
+function challengeParam(challenge: string, name: 'error' | 'error_description'): string | undefined {
+  for (const [, param, quoted, token] of challenge.matchAll(AUTH_PARAM)) {
+    if (param?.toLowerCase() !== name) continue;
+    const value = quoted === undefined ? token : quoted.replace(/\\(.)/g, '$1');
+    return value || undefined;
+  }
+  return undefined;
 }

@@ -1,6 +1,4 @@
-import { withBaseUrlHint } from '../base-url.js';
-import { type ApiError, AuthApiError, createApiError, type HttpResponseErrorDetails, isError, messageOf, NetworkError } from '../errors.js';
-import { rateLimitOfTooManyRequests } from './rate-limit.js';
+import { type HttpResponseErrorDetails, isError, messageOf, NetworkError } from '../errors.js';
 import { redact } from './redaction.js';
 import type { Answer } from './sender.js';
 
@@ -83,8 +81,8 @@ function isRedirect(response: Response): boolean {
   return response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 }
 
-/** A failed answer read for an error, scrubbed of `secrets` wherever a server could echo them. */
-function readFailed({ response, body: received, rateLimit }: Answer, secrets: readonly string[]) {
+/** A failed answer read for an error of either API, scrubbed of `secrets` wherever a server could echo them. */
+export function readFailed({ response, body: received, rateLimit }: Answer, secrets: readonly string[]) {
   const body = redact(received, secrets);
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const headers = redact(Object.fromEntries(response.headers), secrets);
@@ -101,71 +99,4 @@ function readFailed({ response, body: received, rateLimit }: Answer, secrets: re
       return typeof value === 'string' && value !== '' ? value : undefined;
     },
   };
-}
-
-/**
- * The Management API's error for a non-2xx answer, from its `{ statusCode, error,
- * message, errorCode }` body. A 404 that points at a wrong base URL says so; a 429
- * without `X-RateLimit-*` gets its `rateLimit` from `Retry-After` on the client's clock.
- */
-export function apiErrorOf(
-  answer: Answer,
-  secrets: readonly string[],
-  call: { method: string; path: string; baseUrl: string; now: number },
-): ApiError {
-  const failed = readFailed(answer, secrets);
-  const { details } = failed;
-  const rateLimit = details.rateLimit ?? (details.status === 429 ? rateLimitOfTooManyRequests(details.headers, call.now) : undefined);
-  const error = failed.member('error') ?? failed.statusText;
-  const { body } = details;
-  // Else an OAuth-style `error_description` (a base URL that reaches the Authentication API), a short text body, or the name.
-  const serverMessage =
-    failed.member('message') ?? failed.member('error_description') ?? (typeof body === 'string' && body.length <= 200 ? body : error);
-  return createApiError({
-    ...details,
-    rateLimit,
-    error,
-    message: failed.redirected ? REDIRECT_REFUSED : withBaseUrlHint(serverMessage, details.status, call.baseUrl),
-    errorCode: failed.member('errorCode'),
-    method: call.method,
-    path: `/${call.path}`,
-  });
-}
-
-/**
- * The Authentication API's error for a non-2xx answer, from its `{ error,
- * error_description }` (or `{ code, description }`) body, or from the
- * `WWW-Authenticate` challenge a bearer-token error may come in alone.
- */
-export function authApiErrorOf(answer: Answer, secrets: readonly string[]): AuthApiError {
-  const failed = readFailed(answer, secrets);
-  const { details } = failed;
-  if (failed.redirected) return new AuthApiError({ ...details, error: failed.statusText, errorDescription: REDIRECT_REFUSED });
-  const error = failed.member('error') ?? failed.member('code');
-  const challenge = details.headers['www-authenticate'] ?? '';
-  const challenged = error === undefined ? challengeParam(challenge, 'error') : undefined;
-  if (challenged !== undefined) {
-    return new AuthApiError({ ...details, error: challenged, errorDescription: challengeParam(challenge, 'error_description') });
-  }
-  return new AuthApiError({
-    ...details,
-    error: error ?? failed.statusText,
-    errorDescription: failed.member('error_description') ?? failed.member('description') ?? failed.member('message'),
-  });
-}
-
-/**
- * An auth-param of a challenge: `name="quoted \\"string\\""` or `name=token`. A quoted
- * value is consumed whole, so `realm="x, error=y"` holds no parameter of its own; a
- * name starts only where a token starts, so a long run of token characters is tried once.
- */
-const AUTH_PARAM = /(?<![!#$%&'*+.^_`|~0-9A-Za-z-])([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g;
-
-function challengeParam(challenge: string, name: 'error' | 'error_description'): string | undefined {
-  for (const [, param, quoted, token] of challenge.matchAll(AUTH_PARAM)) {
-    if (param?.toLowerCase() !== name) continue;
-    const value = quoted === undefined ? token : quoted.replace(/\\(.)/g, '$1');
-    return value || undefined;
-  }
-  return undefined;
 }

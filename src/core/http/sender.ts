@@ -3,11 +3,11 @@ import { VERSION } from '../../version.js';
 import { type Clock, timeoutAfter, untilAborted, whenAborted } from '../clock.js';
 import { IdPlatformError, RequestValidationError } from '../errors.js';
 import type { FetchLike, RequestOptions, ResponseInfo } from '../options.js';
-import { isValidTimeout, MAX_TIMEOUT_MS, runtimeName } from '../options.js';
+import { isValidTimeout, MAX_TIMEOUT_MS, type RetryPolicy, resolveRetryPolicy, runtimeName } from '../options.js';
 import { networkError } from './failures.js';
 import { checkedHeaders } from './headers.js';
 import { parseRateLimit, type RateLimit } from './rate-limit.js';
-import { type RetryPolicy, resolveRetryPolicy, withRetry } from './retry.js';
+import { withRetry } from './retry.js';
 
 /** What a {@link Sender} is built with: one per API of a client. */
 export interface SenderSettings {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
-import { iterateCountedList, OnPageSchema, PageSchema, PerPageSchema } from '../../core/paging.js';
+import { lazyIterator, OnPageSchema, PageSchema, PerPageSchema } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import type { Transport } from '../../core/transport.js';
 import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
@@ -167,15 +167,17 @@ export class ActionModules {
     // The path is built here: an id `encodePath` refuses (`..`) fails the call, not its first `next()`.
     const path = actionsPathOf(moduleId);
     const { per_page = DEFAULT_MODULE_ACTIONS_PER_PAGE, page, onPage } = validateParams(IterateModuleActionsParamsSchema, params);
-    return iterateCountedList<ActionModuleUsage>({
-      perPage: per_page,
-      startPage: page,
-      onPage,
-      fetchPage: async (page) => {
-        const { actions, ...paging } = await this.#page(path, { page, per_page }, options);
-        return { items: actions, total: paging.total, page: paging.page, per_page: paging.per_page };
-      },
-    });
+    return lazyIterator(({ iterateCountedList }) =>
+      iterateCountedList<ActionModuleUsage>({
+        perPage: per_page,
+        startPage: page,
+        onPage,
+        fetchPage: async (page) => {
+          const { actions, ...paging } = await this.#page(path, { page, per_page }, options);
+          return { items: actions, total: paging.total, page: paging.page, per_page: paging.per_page };
+        },
+      }),
+    );
   }
 }
 

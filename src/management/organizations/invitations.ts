@@ -1,15 +1,14 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../../core/options.js';
+import type { Page, WindowedPageQuery } from '../../core/paging/iterate.js';
 import {
   isResumableInPagingWindow,
   isWithinPagingWindow,
-  iterateWindowedList,
+  lazyIterator,
   OnPageSchema,
   PAGING_WINDOW_MESSAGE,
-  type Page,
   PageSchema,
   PerPageSchema,
-  type WindowedPageQuery,
 } from '../../core/paging.js';
 import { encodePath } from '../../core/path.js';
 import { emailAddress, freeFormObject, httpsUrl } from '../../core/response-formats.js';
@@ -334,15 +333,17 @@ export class OrganizationInvitations {
       onPage,
       ...filters
     } = validateParams(IterateOrganizationInvitationsParamsSchema, params);
-    return iterateWindowedList<OrganizationInvitation>({
-      perPage: per_page,
-      startPage: page,
-      onPage,
-      onLimit,
-      filters,
-      defaultSort: DEFAULT_INVITATIONS_SORT,
-      fetchPage: (query) => this.#page(path, query, options),
-    });
+    return lazyIterator(({ iterateWindowedList }) =>
+      iterateWindowedList<OrganizationInvitation>({
+        perPage: per_page,
+        startPage: page,
+        onPage,
+        onLimit,
+        filters,
+        defaultSort: DEFAULT_INVITATIONS_SORT,
+        fetchPage: (query) => this.#page(path, query, options),
+      }),
+    );
   }
 
   /**

@@ -12,7 +12,8 @@ import {
   UnauthorizedError,
 } from '../../../src/core/errors.js';
 import { parseRateLimit } from '../../../src/core/http/rate-limit.js';
-import { type RetryPolicy, resolveRetryPolicy, retryWait, withRetry } from '../../../src/core/http/retry.js';
+import { retryWait, withRetry } from '../../../src/core/http/retry.js';
+import { type RetryPolicy, resolveRetryPolicy } from '../../../src/core/options.js';
 import { createFakeClock, type FakeClock } from '../../helpers/clock.js';
 
 const NOW = 1_700_000_000_500; // ms: half a second into an epoch second

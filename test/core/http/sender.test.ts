@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { systemClock } from '../../../src/core/clock.js';
 import { IdPlatformError, NetworkError, RequestValidationError, TimeoutError } from '../../../src/core/errors.js';
 import { callAuthApi } from '../../../src/core/http/auth-api.js';
-import { resolveRetryPolicy } from '../../../src/core/http/retry.js';
+import { resolveRetryPolicy } from '../../../src/core/options.js';
 import { type Answer, Sender, type SenderCall, type SenderSettings } from '../../../src/core/http/sender.js';
 import type { FetchLike } from '../../../src/core/options.js';
 import { VERSION } from '../../../src/version.js';
