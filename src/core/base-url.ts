@@ -8,11 +8,7 @@ export interface Endpoint {
   readonly origin: string;
 }
 
-/**
- * Turns `domain` (a bare host, or `https://host`) or `baseUrl` into an {@link Endpoint}.
- * `http:` is accepted only for loopback hosts (`localhost`, `127.0.0.0/8`, `[::1]`),
- * so that credentials never cross a network in clear text.
- */
+/** Turns `domain` (a host or `https://host`) or `baseUrl` into an {@link Endpoint}; `http:` only for loopback: no credentials in clear. */
 export function resolveEndpoint(options: { domain?: unknown; baseUrl?: unknown }, apiPath: string): Endpoint {
   const { domain, baseUrl } = options;
   if (domain !== undefined && baseUrl !== undefined) {
@@ -42,11 +38,7 @@ export function resolveEndpoint(options: { domain?: unknown; baseUrl?: unknown }
   return { baseUrl: `${origin}${apiPath}`, origin };
 }
 
-/**
- * `url` without the root dot a fully qualified host name may end in
- * (`acme.example.com.`): the tenant knows its name without it, and the token's
- * audience, built from the origin, must be the one the tenant registered.
- */
+/** `url` without a host's root dot (`acme.example.com.`): the token audience, built from the origin, must match the tenant's. */
 function withoutRootDot(url: URL): URL {
   if (!url.hostname.endsWith('.') || url.hostname.endsWith('..')) return url;
   const plain = new URL(url.href);
@@ -80,12 +72,7 @@ export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
 }
 
-/**
- * The message of a Management API error, with a hint appended when a 404 points at
- * a wrong base URL: the server said "Service not found" (with or without more after
- * it), or the base URL does not end in `/api/v2` (as every tenant's Management API
- * does; the hint suggests `{origin}/api/v2`).
- */
+/** A Management API error's message, with a hint when a 404 points at a wrong base URL ("Service not found", or no `/api/v2` ending). */
 export function withBaseUrlHint(message: string, status: number, baseUrl: string): string {
   if (status !== 404) return message;
   const url = new URL(baseUrl);

@@ -1,9 +1,6 @@
 import { TimeoutError } from './errors.js';
 
-/**
- * The seam through which the SDK reads time and waits. Tests pass their own
- * (or use fake timers with the default one); nothing else reads time directly.
- */
+/** How the SDK reads time and waits (nothing else does); tests pass their own, or use fake timers with the default one. */
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
@@ -36,11 +33,7 @@ export const systemClock: Clock = {
 /** The listeners of each signal, called by the one listener the SDK adds to it. */
 const abortListeners = new WeakMap<AbortSignal, Set<() => void>>();
 
-/**
- * Calls `listener` when `signal` aborts; returns the function that removes it. The
- * SDK adds one listener per signal, however many calls share it (an app's shutdown
- * signal): no `MaxListenersExceededWarning`, and nothing left on it between calls.
- */
+/** Calls `listener` when `signal` aborts; returns its remover. One SDK listener per shared signal: no `MaxListenersExceededWarning`. */
 export function whenAborted(signal: AbortSignal, listener: () => void): () => void {
   let listeners = abortListeners.get(signal);
   if (listeners === undefined) {
@@ -70,11 +63,7 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
   });
 }
 
-/**
- * Resolves like `promise`, but rejects with the signal's reason when `signal` aborts,
- * and with `TimeoutError(message)` after `timeoutMs`. The timer and the listener go
- * with whichever comes first: a `promise` that never settles leaves nothing behind.
- */
+/** `promise`, rejected on the signal's abort or with `TimeoutError(message)` after `timeoutMs`, leaving no timer or listener behind. */
 export function withDeadline<T>(promise: Promise<T>, signal: AbortSignal | undefined, timeoutMs: number, message: string): Promise<T> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(timeoutAfter(timeoutMs, message)), timeoutMs);

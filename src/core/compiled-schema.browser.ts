@@ -1,10 +1,8 @@
 import type { ZodMiniType } from 'zod/mini';
 
 /**
- * The browser build of `#compile-schema`: schemas stay on zod's runtime parser (the
- * same answers), so that zod's compiler never enters a browser bundle. See
- * `compiled-schema.ts`. This module imports nothing from zod: a bundler would
- * otherwise split the zod code it shares with the eager bundle into a chunk of its own.
+ * The browser build of `#compile-schema`: schemas stay on zod's runtime parser, keeping its compiler out of browser bundles. It imports
+ * no zod code, which a bundler would otherwise split from the eager bundle into a chunk of its own.
  */
 export function compileSchema<T, Input>(schema: ZodMiniType<T, Input>): ZodMiniType<T, Input> {
   return schema;

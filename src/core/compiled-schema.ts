@@ -2,16 +2,9 @@ import * as z from 'zod/mini';
 import { compile, type ZodMiniType } from 'zod/mini';
 
 /**
- * zod's ahead-of-time compiled form of `schema` (generated code, the same answers
- * as the runtime parser, several times faster). Where code generation is not
- * allowed (a Content-Security-Policy without `unsafe-eval`, Cloudflare Workers)
- * zod hands the schema back unchanged and it keeps working on the runtime parser.
- *
- * Loaded lazily by `validation.ts` as `#compile-schema` (package.json `imports`):
- * servers get this module; browser bundles get `compiled-schema.browser.ts`, which
- * compiles nothing, because zod's compiler (about 10 KB min+gzip) would otherwise
- * land in their eager chunk (bundlers place a module by the imports that reach it,
- * and every `zod/mini` import reaches the compiler's module).
+ * zod's compiled form of `schema` (generated code: the runtime parser's answers, several times faster), or the schema itself where code
+ * generation is not allowed (a CSP without `unsafe-eval`, Cloudflare Workers). Loaded lazily as `#compile-schema`; browsers get
+ * `compiled-schema.browser.ts`, as zod's compiler (about 10 KB gzipped) would land in their eager chunk: each `zod/mini` import reaches it.
  */
 export function compileSchema<T, Input>(schema: ZodMiniType<T, Input>): ZodMiniType<T, Input> {
   return compile(schema);
@@ -24,16 +17,9 @@ export type ResponseCheck = (body: unknown) => boolean;
 const MAX_KEY_SETS = 8;
 
 /**
- * A check of bodies against `schema` with the same answers as `z.validate(schema, body)`,
- * compiled. A schema whose body is a list of records with optional properties (an
- * array of objects, or a page object holding one) is checked, body by body, with a
- * compiled copy in which every optional property that all the body's records have is
- * required instead: for those records the two schemas answer alike, and zod's
- * compiler checks a required property in place, where it wraps an optional one in a
- * function called per record that builds the property's value (about 40 KB of
- * garbage for a page of 50 invitations; 1.6 KB this way). One copy is compiled per
- * key set seen, at most {@link MAX_KEY_SETS}. (The browser build of this module
- * answers `undefined`: no compiled check.)
+ * A compiled check with the answers of `z.validate(schema, body)`. A list of records with optional properties is checked with a copy
+ * requiring those all the body's records have: zod's compiler checks a required property in place, but an optional one through a
+ * function that allocates per record (40 KB of garbage a page of 50 invitations, against 1.6 KB). At most {@link MAX_KEY_SETS} copies.
  */
 export function compileResponseCheck(schema: ZodMiniType): ResponseCheck | undefined {
   const general = compile(schema);
@@ -124,13 +110,7 @@ function recordList(
   };
 }
 
-/**
- * A function answering the key set (bit i: `keys[i]`) of the keys that every record
- * has, with a value other than `undefined` (0 when a record is not an object),
- * generated with the keys written out as property names, as zod's compiler does:
- * a loop over a list of names reads each property through a generic lookup, about
- * four times slower (4 µs a page of 50 invitations).
- */
+/** The key set (bit i: `keys[i]`) of keys all records define (0 for a non-object), in generated code as zod's: a loop is ~4× slower. */
 function keySetOf(keys: readonly string[]): (records: readonly unknown[]) => number {
   const tests = keys.map((key, bit) => `if (record[${JSON.stringify(key)}] === undefined) keySet &= ${~(1 << bit)};`);
   const source = `let keySet = ${2 ** keys.length - 1};

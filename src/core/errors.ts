@@ -11,38 +11,22 @@ const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 /** Marks the SDK's errors with the codes of their class chain; `Symbol.for`, so both builds and every realm share it. */
 const BRAND = Symbol.for('idplatform.error');
 
-/**
- * The longest error message, in characters (2000). Longer ones (a server's
- * `message`, thousands of validation issues) are cut, saying how much was left out,
- * so that one bad answer cannot flood a log.
- */
+/** The longest error message, in characters; a longer one is cut, saying how much was left out, so one bad answer cannot flood a log. */
 export const MAX_ERROR_MESSAGE_LENGTH = 2000;
 
-/**
- * How far an iterator got before an error ended it (set on the error as `progress`):
- * the records it yielded, and the request that failed, so that a caller can resume
- * with `list(…, { page, per_page })` or skip the `yielded` records on a new iteration.
- */
+/** How far an iterator got before an error ended it (`progress`): resume with `list(…, { page, per_page })`, or skip `yielded` records. */
 export interface PagingProgress {
   /** Records this iteration yielded before the error (from its `page`, when it resumed), all in order, none twice. */
   readonly yielded: number;
-  /**
-   * The page index of the request that failed: resume there. When the check past the
-   * 1000-record window failed, every reachable record was yielded and `page * per_page`
-   * is 1000: nothing is left to resume.
-   */
+  /** The page index of the request that failed: resume there. Past the 1000-record window `page * per_page` is 1000: nothing is left. */
   readonly page: number;
   /** The page size of that request. */
   readonly per_page: number;
 }
 
 /**
- * The base class of every error this SDK throws.
- *
- * Messages, `toJSON()`, `util.inspect` output and stacks of these errors never
- * hold a client secret, a client assertion or a token: errors are built only
- * from public data (status, the server's error body, header values that are
- * not credentials), and `cause` is never an object that holds a request.
+ * The base class of every error this SDK throws. Its message, `toJSON()`, `util.inspect` output and stack never hold a client secret,
+ * assertion or token: errors hold public data only (status, error body, non-credential headers), and `cause` never holds a request.
  */
 export class IdPlatformError extends Error {
   /** The stable code of this class's errors (instances carry it as `code`). */
@@ -55,8 +39,7 @@ export class IdPlatformError extends Error {
 
   constructor(message?: string, options?: ErrorOptions) {
     super(boundMessage(message ?? ''), options);
-    // The codes of this class and its ancestors that declare one of their own (a subclass of a user's
-    // that declares none inherits its parent's, and must not be recognised as every error of that parent).
+    // Only classes that declare their own code: a user's subclass without one must not match every error of its parent.
     const codes: string[] = [];
     for (let type: unknown = new.target; typeof type === 'function' && 'code' in type; type = Object.getPrototypeOf(type)) {
       if (Object.hasOwn(type, 'code')) codes.push(String(type.code));
@@ -65,18 +48,13 @@ export class IdPlatformError extends Error {
     Object.defineProperty(this, BRAND, { value: codes });
   }
 
-  /**
-   * Whether `value` is an error of this class (or a subclass), also when it comes
-   * from another realm or from the other build (ESM/CJS) of this package, where
-   * `instanceof` fails: `RateLimitError.is(error)`, `IdPlatformError.is(error)`.
-   */
+  /** Whether `value` is an error of this class or a subclass, also of another realm or build (ESM/CJS), where `instanceof` fails. */
   static is<T extends abstract new (...args: never[]) => IdPlatformError>(
     this: T & { readonly code: string },
     value: unknown,
   ): value is InstanceType<T> {
     if (typeof value !== 'object' || value === null) return false;
-    // `this` is the class `is` was called on (e.g. `RateLimitError`), so subclasses check their own code;
-    // a subclass without a code of its own (a user's) has nothing to recognise by, but `instanceof`.
+    // `this` is the calling class; a subclass without its own code (a user's) can only be recognised by `instanceof`.
     // biome-ignore lint/complexity/noThisInStatic: dispatch on the calling class is the point
     if (!Object.hasOwn(this, 'code')) return value instanceof this;
     const codes: unknown = (value as { [BRAND]?: unknown })[BRAND];
@@ -84,7 +62,7 @@ export class IdPlatformError extends Error {
     return Array.isArray(codes) && codes.includes(this.code);
   }
 
-  /** A plain object of the error's public fields, safe to log; a `cause` chain is followed 8 errors deep at most (a loop ends there too). */
+  /** The error's public fields as a plain object, safe to log; a `cause` chain is followed 8 errors deep at most (a loop ends too). */
   toJSON(): Record<string, unknown> {
     return describe(this, MAX_CAUSE_DEPTH + 1) as Record<string, unknown>;
   }
@@ -95,11 +73,7 @@ export class IdPlatformError extends Error {
   }
 }
 
-/**
- * The client's options are wrong or incomplete: thrown by constructors, or by a call
- * the options cannot serve (a public client's confidential-only or PKCE-less call, a
- * signing key that cannot be imported), before that call's request.
- */
+/** The client's options are wrong or incomplete: thrown by a constructor, or by a call they cannot serve before it sends anything. */
 export class ConfigurationError extends IdPlatformError {
   static override readonly code: string = 'configuration_invalid';
   declare readonly code: 'configuration_invalid';
@@ -127,11 +101,7 @@ export class ResponseValidationError extends IdPlatformError {
   override readonly name = 'ResponseValidationError' as const;
   /** Every way the body broke the schema. */
   readonly issues: readonly ValidationIssue[];
-  /**
-   * The body as received (parsed JSON, or the raw text when it was not JSON), scrubbed
-   * of the call's secrets. A 2xx Authentication API answer that is text is not kept
-   * (it may hold tokens that cannot be found to scrub): `body` then says what was withheld.
-   */
+  /** The body (parsed JSON, or text), scrubbed of the call's secrets; an Authentication API text body is withheld: it may hold tokens. */
   readonly body: unknown;
 
   constructor(issues: readonly ValidationIssue[], body: unknown) {
@@ -239,18 +209,13 @@ export class NotFoundError extends ApiError {
   override readonly name = 'NotFoundError' as const;
   declare readonly status: 404;
 }
-/**
- * 429: too many requests. `rateLimit.reset` says when the bucket refills; the message
- * says when, and why the SDK gave up (the wait was longer than `retry.maxDelayMs`, or
- * the retries ran out). `rateLimit` is always there: without `X-RateLimit-*` headers
- * it is built from `Retry-After` (`remaining` 0, `limit` 0 for unknown).
- */
+/** 429: the message says when the limit resets and why the SDK gave up: a wait past `retry.maxDelayMs`, or no retries left. */
 export class RateLimitError extends ApiError {
   static override readonly code: string = 'rate_limited';
   declare readonly code: 'rate_limited';
   override readonly name = 'RateLimitError' as const;
   declare readonly status: 429;
-  /** The rate-limit state: from `X-RateLimit-*`, or built from `Retry-After` when those are missing. */
+  /** Always set: from `X-RateLimit-*`, else built from `Retry-After` (`remaining` 0, `limit` 0 for unknown); `reset` is when it refills. */
   declare readonly rateLimit: RateLimit;
   readonly #details: ApiErrorDetails;
 
@@ -310,11 +275,7 @@ export class InsufficientScopeError extends IdPlatformError {
   }
 }
 
-/**
- * An iterator reached the end of the records the API lets a client page through
- * (the first 1000) while the server holds more. Every reachable record was yielded
- * first. Pass `onLimit: 'stop'` to stop quietly instead, or narrow the query.
- */
+/** An iterator yielded the first 1000 records (all the API pages through) and more exist; narrow the query, or pass `onLimit: 'stop'`. */
 export class PagingLimitError extends IdPlatformError {
   static override readonly code: string = 'paging_limit';
   declare readonly code: 'paging_limit';
@@ -377,19 +338,14 @@ export class TokenRequestError extends IdPlatformError {
   }
 }
 
-/**
- * An ID token failed a check of OpenID Connect Core 3.1.3.7 (issuer, audience,
- * `azp`, expiry, issue time, `nonce`, organization, `auth_time`, algorithm or
- * signature); the grant's tokens are not returned. The message never holds the token.
- */
+/** An ID token failed a check of OpenID Connect Core 3.1.3.7; its grant's tokens are not returned. The message never holds the token. */
 export class IdTokenValidationError extends IdPlatformError {
   static override readonly code: string = 'id_token_invalid';
   declare readonly code: 'id_token_invalid';
   override readonly name = 'IdTokenValidationError' as const;
   /**
-   * What failed: a claim (`iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `sub`, `nonce`,
-   * `org_id`, `org_name`, `auth_time`), the header's `alg`, the `signature`, or
-   * `id_token` when the token is not a readable JWT.
+   * What failed: a claim (`iss`, `aud`, `azp`, `exp`, `iat`, `nbf`, `sub`, `nonce`, `org_id`, `org_name`, `auth_time`), the header's `alg`,
+   * the `signature`, or `id_token` when the token is not a readable JWT.
    */
   readonly claim: string;
 
@@ -399,10 +355,7 @@ export class IdTokenValidationError extends IdPlatformError {
   }
 }
 
-/**
- * Whether `value` is an error, also one of another realm (a `vm` context, Jest's
- * test environment), where `instanceof Error` fails.
- */
+/** Whether `value` is an error, also one of another realm (a `vm` context, Jest's environment), where `instanceof Error` fails. */
 export function isError(value: unknown): value is Error {
   return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
 }
@@ -421,18 +374,13 @@ function boundMessage(message: string): string {
   return `${message.slice(0, MAX_ERROR_MESSAGE_LENGTH)}… (${message.length - MAX_ERROR_MESSAGE_LENGTH} more characters)`;
 }
 
-/** How deep `toJSON()` follows a `cause` chain. */
 const MAX_CAUSE_DEPTH = 8;
 
-/**
- * An error as plain data: an SDK error's public fields (also one of the other build
- * or another realm); any other error's `name`, `message` and `code` (`ECONNREFUSED`);
- * then its cause, down the chain. Nothing else is copied: never a request or a socket.
- */
+/** An error as plain data: an SDK error's public fields, or another's `name`, `message`, `code`; then its cause. Never a request. */
 function describe(error: unknown, depth: number): Record<string, unknown> | undefined {
   if (depth === 0 || !isError(error)) return undefined;
   // One of the other build (ESM/CJS) or another realm: its own `toJSON`.
-  if (IdPlatformError.is(error) && !(error instanceof IdPlatformError)) return error.toJSON();
+  if (IdPlatformError.is(error) && !(error instanceof IdPlatformError)) return (error as IdPlatformError).toJSON();
   const json: Record<string, unknown> = { name: error.name, message: error.message };
   const { code } = error as { code?: unknown };
   if (IdPlatformError.is(error)) {

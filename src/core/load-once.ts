@@ -1,8 +1,4 @@
-/**
- * `load`, called at most once at a time: every caller shares its promise, and after
- * a failure the next call loads again (a chunk that failed to load, say offline, is
- * not remembered as failed for good). For code the SDK loads on first use.
- */
+/** `load`, called at most once at a time: callers share its promise, after a failure (a chunk lost offline) the next call tries again. */
 export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
   return () => {

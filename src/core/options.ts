@@ -20,7 +20,7 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
-/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries. Throws `ConfigurationError` for anything else. */
+/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries; anything else throws `ConfigurationError`. */
 export function resolveRetryPolicy(given: RetryOptions | undefined): RetryPolicy {
   if (given === false) return { maxRetries: 0, maxDelayMs: 0 };
   // `retry: 0` (or `true`) from plain JavaScript must not quietly mean the defaults, three retries.
@@ -80,11 +80,7 @@ export interface CommonClientOptions {
   fetch?: FetchLike | undefined;
   /** Extra headers on every request. */
   headers?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Called after every API response with its method, path, status and rate-limit
-   * state: each Management API response (not the token requests of a
-   * `ManagementClient`), or each Authentication API one.
-   */
+  /** Called after every API response with its method, path, status and rate limit (not for a `ManagementClient`'s token requests). */
   onResponse?: ((info: ResponseInfo) => void) | undefined;
   /** The clock the SDK reads and sleeps with; for tests. Default: the system clock. */
   clock?: Clock | undefined;
@@ -98,10 +94,7 @@ export interface RequestOptions {
   readonly timeoutMs?: number | undefined;
   /** Extra headers for this call. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Retries of this call, replacing the client's `retry` (e.g. `false` for a call that
-   * must not wait); members left out take the defaults (`maxRetries` 3, `maxDelayMs` 60 000).
-   */
+  /** Retries of this call, replacing the client's `retry` (`false` for a call that must not wait); members left out take the defaults. */
   readonly retry?: RetryOptions | undefined;
 }
 
@@ -119,12 +112,7 @@ export interface CommonSettings {
   readonly onResponse: ((info: ResponseInfo) => void) | undefined;
 }
 
-/**
- * Checks and completes the options both clients share: where the tenant is
- * (`apiPath` is appended to a `domain`'s origin), `retry`, `timeoutMs` (default
- * 30 000), `fetch`, `headers`, `onResponse` and `clock`. Throws
- * `ConfigurationError` naming the problem.
- */
+/** Checks the options both clients share and applies defaults (`apiPath` goes after a `domain`'s origin); throws `ConfigurationError`. */
 export function resolveCommonOptions(
   options: CommonClientOptions & { domain?: unknown; baseUrl?: unknown },
   apiPath: string,
@@ -157,17 +145,12 @@ interface RuntimeGlobals {
   readonly process?: { readonly versions?: { readonly node?: string } };
 }
 
-/**
- * The user agent of a DOM simulated on a server runtime: jsdom's, happy-dom's, or the
- * runtime's own, which a DOM registered on its globals leaves in place (`Node.js/22`).
- */
+/** User agents of a DOM simulated on a server: jsdom's, happy-dom's, or the runtime's own (`Node.js/22`), which such a DOM keeps. */
 const SIMULATED_DOM = /\b(?:jsdom|HappyDOM)\/|^(?:Node\.js|Deno|Bun)\//;
 
 /**
- * Whether the code runs in a real browser: a page or a browser's worker, and not a
- * DOM simulated on a server runtime (jsdom, happy-dom). What browsers get by default
- * (a public client, ID tokens checked without their signature, no `User-Agent` of the
- * SDK's) is decided on this.
+ * Whether the code runs in a real browser (a page or a worker, not jsdom or happy-dom), which decides the browser defaults:
+ * a public client, ID tokens checked without their signature, no `User-Agent` of the SDK's.
  */
 export function isRealBrowser(globals: RuntimeGlobals = globalThis as RuntimeGlobals): boolean {
   if (typeof globals.document === 'undefined' && typeof globals.importScripts !== 'function') return false;
@@ -180,11 +163,7 @@ export function isWorkerd(globals: RuntimeGlobals = globalThis as RuntimeGlobals
   return globals.navigator?.userAgent === 'Cloudflare-Workers';
 }
 
-/**
- * The runtime as `name/version` for the `User-Agent` header: `bun/…`, `deno/…`,
- * `workerd` (which hides its version) or `node/…` (Bun and Deno set
- * `process.versions.node` too). `undefined` in browsers, which do not let scripts set it.
- */
+/** The runtime for `User-Agent`: `bun/…`, `deno/…`, `workerd` or `node/…` (Bun and Deno fake it); none in browsers, which forbid it. */
 export function runtimeName(globals: RuntimeGlobals = globalThis as RuntimeGlobals): string | undefined {
   if (isRealBrowser(globals)) return undefined;
   if (typeof globals.Bun?.version === 'string') return `bun/${globals.Bun.version}`;

@@ -9,11 +9,9 @@ export interface RateLimiterWaitOptions {
 }
 
 /**
- * Paces Management API calls on the tenant's rate-limit bucket: every call first awaits `wait`, and
- * every response's `X-RateLimit-*` goes to `update`, so calls wait while the bucket is known to be
- * empty instead of collecting 429s (one that slips through is retried as usual). The default keeps
- * the last answer in memory, per client; `createRedisRateLimiter` from `idplatform/redis` shares it
- * across processes. Both methods may be sync or async; a limiter that fails never fails a call.
+ * Paces Management API calls on the tenant's rate-limit bucket: each call awaits `wait`, each response's `X-RateLimit-*` goes to `update`,
+ * so calls wait out a known-empty bucket instead of collecting 429s. The default is in memory, per client; `createRedisRateLimiter`
+ * (`idplatform/redis`) shares it across processes. Methods may be sync or async; a limiter that fails never fails a call.
  */
 export interface RateLimiter {
   /** Returns, or resolves, when a call under `key` may be sent; rejects with the signal's reason when `signal` aborts. */
@@ -22,10 +20,7 @@ export interface RateLimiter {
   update(key: string, rateLimit: RateLimit): void | Promise<void>;
 }
 
-/**
- * How long a call waits on a bucket last reported with `remaining` until `resetMs`: 0 unless it is empty
- * and refills within `maxDelayMs` (when none is given, the default `retry.maxDelayMs`).
- */
+/** How long a call waits on a bucket reported with `remaining` until `resetMs`: 0 unless it is empty and refills within `maxDelayMs`. */
 export function delayUntilReset(remaining: number, resetMs: number, nowMs: number, { maxDelayMs } = { maxDelayMs: 60_000 }): number {
   const delayMs = resetMs - nowMs;
   return remaining <= 0 && delayMs > 0 && delayMs <= maxDelayMs ? delayMs : 0;
@@ -56,9 +51,8 @@ export function rateLimitKey(baseUrl: string): string {
 }
 
 /**
- * Calls `limiter.wait`: nothing when it answered at once, else a promise of when the call may go. A limiter
- * that throws, rejects, or has not answered within `answerWithinMs` (a stalled store) lets the call go unpaced;
- * the signal's abort ends the wait at once, even on a limiter that does not listen to it.
+ * Calls `limiter.wait`: nothing when it answered at once, else a promise of when the call may go. A limiter that fails or stalls past
+ * `answerWithinMs` lets the call go unpaced; an abort ends the wait at once, even on a limiter deaf to it.
  */
 export function waitForRateLimit(
   limiter: RateLimiter,

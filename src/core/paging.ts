@@ -46,10 +46,7 @@ export type OnPage = (progress: PageProgress) => void | Promise<void>;
 /** An iterator's `onPage` parameter: a function. */
 export const OnPageSchema = z.custom<OnPage>((value) => typeof value === 'function', 'onPage must be a function');
 
-/**
- * An iterator whose code loads on its first `next()` (a lazy chunk): an app that never
- * iterates never loads it. `start` is called then, with the iterator's code.
- */
+/** An iterator whose code, a chunk apps that never iterate never load, loads on its first `next()` and is passed to `start`. */
 export function lazyIterator<T>(start: (code: typeof import('./paging/iterate.js')) => AsyncIterable<T>): AsyncIterableIterator<T> {
   return (async function* () {
     const code = await import('./paging/iterate.js').catch((error: unknown) => {

@@ -1,15 +1,8 @@
 import { RequestValidationError } from './errors.js';
 
 /**
- * Builds a request path from a template, percent-encoding every parameter as one
- * path segment, so an id such as `../x` or `a/b?c` can never change the path:
- *
- * ```ts
- * encodePath`organizations/${orgId}/invitations`
- * ```
- *
- * The ids `.` and `..` are refused (URL parsers resolve even their encoded
- * forms `%2E` / `%2E%2E`), as is an empty id.
+ * Builds a request path from a template (``encodePath`organizations/${orgId}/invitations` ``), encoding each parameter as one segment so
+ * an id like `../x` or `a/b?c` cannot change the path. An empty id, `.` or `..` throws `RequestValidationError` (URLs resolve `%2E%2E`).
  */
 export function encodePath(strings: TemplateStringsArray, ...params: readonly string[]): string {
   return strings.reduce((path, literal, index) => {
@@ -33,10 +26,7 @@ export function isWellFormed(value: string): boolean {
   return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
 }
 
-/**
- * Throws `RequestValidationError` (nothing is sent) when a value that goes into a
- * URL is not a well-formed string: encoding it would fail (`URIError`) or change it.
- */
+/** Throws `RequestValidationError` (nothing sent) when a value for a URL is not a well-formed string: encoding would fail or alter it. */
 export function checkUrlValue(path: readonly PropertyKey[], value: unknown): void {
   if (typeof value !== 'string') {
     throw new RequestValidationError([{ code: 'invalid_type', path, message: 'expected string' }]);

@@ -39,11 +39,7 @@ export interface TransportSettings extends Omit<SenderSettings, 'prefixUrl'> {
   readonly rateLimiter?: RateLimiter | undefined;
 }
 
-/**
- * The path every Management API call takes: pacing → token → scope check → the
- * sender (ky, one timer per attempt, the retry loop) → error or schema check. A 401
- * on a token the provider issued is replayed once per call with a fresh token.
- */
+/** Every Management API call: pacing → token → scope check → sender → error or schema check; a 401 is replayed once with a fresh token. */
 export class Transport {
   readonly #settings: TransportSettings;
   readonly #sender: Sender;
@@ -99,11 +95,7 @@ function toSearchParams(query: Query | undefined): URLSearchParams | undefined {
   return params;
 }
 
-/**
- * The Management API's error for a non-2xx answer, from its `{ statusCode, error,
- * message, errorCode }` body. A 404 that points at a wrong base URL says so; a 429
- * without `X-RateLimit-*` gets its `rateLimit` from `Retry-After` on the client's clock.
- */
+/** The `ApiError` of a non-2xx answer: a 404 that points at a wrong base URL says so; a 429 without `X-RateLimit-*` reads `Retry-After`. */
 function apiErrorOf(
   answer: Answer,
   secrets: readonly string[],

@@ -1,12 +1,6 @@
 /**
- * Compile-time checks that a hand-written public interface and the type zod
- * infers from its schema say the same thing: the interface gives editors a name
- * to show (`OrganizationInvitation`, not an expanded object type), the schema
- * stays the single source of the rules, and `tsc` fails when the two drift.
- *
- * ```ts
- * type _Checked = Assert<IsExactly<OrganizationInvitation, z.infer<typeof OrganizationInvitationSchema>>>;
- * ```
+ * Compile-time checks that a public interface (a name for editors to show) and the type zod infers from its schema (the rules' one source)
+ * agree: `type _Checked = Assert<IsExactly<OrganizationInvitation, z.infer<typeof OrganizationInvitationSchema>>>;` fails when they drift.
  */
 
 /** `true` when `A` and `B` are the same type (optional members, `undefined` and `readonly` included), else `false`. */
@@ -16,10 +10,8 @@ export type IsExactly<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T 
 export type Assert<T extends true> = T;
 
 /**
- * `T` without the `[key: string]: unknown` index signatures zod's loose objects add,
- * at every depth: the members a schema names. Responses keep unknown members at run
- * time (forward compatibility), but their types name only the known ones, so that a
- * typo such as `tokens.expiresIn` does not compile.
+ * `T` without the index signatures zod's loose objects add, at every depth: responses keep unknown members at run time (forward
+ * compatibility), but their types name only the known ones, so a typo such as `tokens.expiresIn` does not compile.
  */
 export type KnownMembers<T> = T extends string | number | boolean | bigint | symbol | null | undefined
   ? T

@@ -2,11 +2,7 @@ import * as z from 'zod/mini';
 import { messageOf, RequestValidationError, ResponseValidationError, unknownKeysMessage, type ValidationIssue } from './errors.js';
 import { redact } from './http/redaction.js';
 
-/**
- * A zod (mini) schema that yields a `T`. Response schemas check and never
- * transform (no defaults, no transforms), so a body that passes is returned as it
- * was parsed, unknown members included.
- */
+/** A zod/mini schema of a `T`. Response schemas never transform: a body that passes is returned as parsed, unknown members kept. */
 export type Schema<T> = z.ZodMiniType<T>;
 
 /** Checks `value` against a parameter schema; throws `RequestValidationError` (nothing is sent) when it fails. */
@@ -72,13 +68,7 @@ function passes(schema: z.ZodMiniType, body: unknown): boolean {
   return check(body);
 }
 
-/**
- * Checks a 2xx body against one of the SDK's own schemas and returns it as parsed
- * (unknown members kept, nothing copied); throws `ResponseValidationError` carrying
- * the body, scrubbed of `secrets`, when it fails. Every record is checked, with
- * zod's compiled validator once it has loaded. The SDK's response schemas check and
- * never transform, so the body itself is the result.
- */
+/** Checks a whole 2xx body against an SDK schema and returns it uncopied; else throws `ResponseValidationError`, scrubbed of `secrets`. */
 export function validateResponse<T>(schema: Schema<T>, body: unknown, secrets: readonly string[] = []): T {
   if (passes(schema, body)) return body as T;
   const result = schema.safeParse(body);
@@ -117,10 +107,8 @@ function describe(issue: z.core.$ZodIssue): string {
 }
 
 /**
- * Parses a 2xx body with a caller's schema (`management.request({ schema })`) through
- * its own `safeParse` (or `safeParseAsync`, for a schema with asynchronous checks), so
- * a schema of the caller's zod copy answers as in the caller's code, transforms
- * included. Throws `ResponseValidationError`, also when the schema itself throws.
+ * Parses a 2xx body with a caller's schema (`management.request({ schema })`) through its own `safeParse` or `safeParseAsync`, so it
+ * answers as in the caller's code (its zod copy, transforms, async checks). Throws `ResponseValidationError`, also when the schema throws.
  */
 export async function parseWithCallerSchema<T>(schema: Schema<T>, body: unknown, secrets: readonly string[]): Promise<T> {
   let result: ReturnType<Schema<T>['safeParse']>;

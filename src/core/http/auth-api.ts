@@ -21,11 +21,7 @@ export interface AuthApiCall<T> {
   readonly options?: RequestOptions | undefined;
 }
 
-/**
- * Sends one Authentication API call: a non-2xx answer becomes `AuthApiError`, a 2xx
- * body is checked against `schema`. The attempt's credentials, and any token in the
- * answer, are kept out of errors.
- */
+/** Sends an Authentication API call: non-2xx throws `AuthApiError`, a 2xx body is checked; credentials and tokens stay out of errors. */
 export function callAuthApi<T>({ sender }: AuthApiContext, call: AuthApiCall<T>): Promise<T> {
   return sender.send({
     method: call.method,
@@ -62,11 +58,7 @@ function issuedCredentials(body: unknown, depth = 0): string[] {
   );
 }
 
-/**
- * The Authentication API's error for a non-2xx answer, from its `{ error,
- * error_description }` (or `{ code, description }`) body, or from the
- * `WWW-Authenticate` challenge a bearer-token error may come in alone.
- */
+/** The error of a non-2xx answer, from `{ error, error_description }` or `{ code, description }`, else a `WWW-Authenticate` challenge. */
 function authApiErrorOf(answer: Answer, secrets: readonly string[]): AuthApiError {
   const failed = readFailed(answer, secrets);
   const { details } = failed;
@@ -84,11 +76,7 @@ function authApiErrorOf(answer: Answer, secrets: readonly string[]): AuthApiErro
   });
 }
 
-/**
- * An auth-param of a challenge: `name="quoted \\"string\\""` or `name=token`. A quoted
- * value is consumed whole, so `realm="x, error=y"` holds no parameter of its own; a
- * name starts only where a token starts, so a long run of token characters is tried once.
- */
+/** An auth-param, `name="quoted"` or `name=token`: a quoted value is consumed whole; names start only where a token does (linear time). */
 const AUTH_PARAM = /(?<![!#$%&'*+.^_`|~0-9A-Za-z-])([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g;
 
 function challengeParam(challenge: string, name: 'error' | 'error_description'): string | undefined {

@@ -10,11 +10,8 @@ export const REDIRECT_REFUSED =
 const MAX_CAUSE_LINKS = 8;
 
 /**
- * The `NetworkError` of a request that got no answer: `what` (method, host, path)
- * and the root cause, e.g. `GET 127.0.0.1:9 /api/v2/roles failed: ECONNREFUSED
- * (connect ECONNREFUSED 127.0.0.1:9)`. The runtime's error is its `cause`; a custom
- * `fetch` whose error quotes a credential of the request (`secrets`) gets a scrubbed
- * copy of it instead.
+ * The `NetworkError` of a request that got no answer: `what` (method, host, path) and the root cause, e.g. `GET 127.0.0.1:9 /api/v2/roles
+ * failed: ECONNREFUSED (…)`. Its `cause` is the runtime's error, or a scrubbed copy when that could hold `secrets` or the request.
  */
 export function networkError(what: string, error: unknown, secrets: readonly string[]): NetworkError {
   const chain: unknown[] = [];

@@ -11,10 +11,8 @@ export function isSendableHeaderValue(value: string): boolean {
 }
 
 /**
- * Checks a caller's headers before anything is sent and returns them with lower-case
- * names, so a caller's `Authorization` replaces the SDK's rather than merging with it.
- * A bad one throws `RequestValidationError` naming the header only: the runtime's
- * own error would quote the value, which may be a token.
+ * Checks a caller's headers before anything is sent and lower-cases their names, so a caller's `Authorization` replaces the SDK's. A bad
+ * one throws `RequestValidationError` naming the header only: the runtime's error would quote the value, which may be a token.
  */
 export function checkedHeaders(headers: unknown): Record<string, string> {
   // A `Headers`, `Map` or array has no own members: every header in it would be dropped unsaid.

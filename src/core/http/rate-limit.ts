@@ -9,8 +9,8 @@ export interface RateLimit {
 }
 
 /**
- * Reads `X-RateLimit-Limit/Remaining/Reset` (spec section 8). Returns `undefined`
- * when any of the three is missing or not a number, rather than a half-filled value.
+ * Reads the platform's rate-limit headers: `X-RateLimit-Limit`, `-Remaining` and `-Reset`.
+ * Returns `undefined` when any of the three is missing or not a number, rather than a half-filled value.
  */
 export function parseRateLimit(headers: Headers): RateLimit | undefined {
   const limit = headerInteger(headers.get('x-ratelimit-limit'));
@@ -41,10 +41,11 @@ function toResetDate(value: string | null | undefined): Date | undefined {
 }
 
 /**
- * The rate-limit state of a 429 that came without all three `X-RateLimit-*` headers:
- * the bucket is empty (`remaining` 0, `limit` 0 as unknown) until `X-RateLimit-Reset`
- * when it came alone (a proxy may drop the others), or `Retry-After` (delay-seconds
- * or an HTTP date) when that is later or came alone, as the retry loop waits; else `now`.
+ * The rate-limit state of a 429 that came without all three `X-RateLimit-*` headers.
+ * The bucket counts as empty: `remaining` is 0, and `limit` 0 stands for unknown.
+ * It refills at `X-RateLimit-Reset` when that header came alone (a proxy may drop the others).
+ * It refills at `Retry-After` (delay-seconds or an HTTP date) when that is later or came alone, as the retry loop waits.
+ * Without either, it refills `now`.
  */
 export function rateLimitOfTooManyRequests(headers: Readonly<Record<string, string>>, now: number): RateLimit {
   const reset = toResetDate(headers['x-ratelimit-reset']);

@@ -1,19 +1,11 @@
 const REDACTED = '[REDACTED]';
 
-/**
- * The deepest nesting of a body an error keeps: 64 levels (the platform's bodies
- * nest 4). Deeper structures become `'[nested too deep]'`, so that neither the SDK
- * nor a logger serializing the error recurses through a hostile answer.
- */
+/** The deepest nesting of a body an error keeps; deeper becomes `'[nested too deep]'`, so no logger recurses through a hostile answer. */
 export const MAX_ERROR_BODY_DEPTH = 64;
 
 /**
- * `value` (a string, or any JSON-like structure, keys included) with every occurrence
- * of the given secrets replaced by `[REDACTED]`, and cut at {@link MAX_ERROR_BODY_DEPTH}
- * levels: for server-sent text and bodies that become part of an error, in case a
- * server echoes a credential. Each secret is found raw, form-encoded, URI-encoded and
- * JSON-escaped. `value` itself is never changed; without secrets, a shallow enough
- * structure is returned as it is.
+ * `value` (text or a JSON-like structure, keys included) with each secret, raw, form-, URI- or JSON-encoded, replaced by `[REDACTED]` and
+ * cut at {@link MAX_ERROR_BODY_DEPTH} levels: for server text that enters an error. `value` is never changed; it is returned when clean.
  */
 export function redact<T>(value: T, secrets: readonly (string | undefined)[]): T {
   const known = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 4);

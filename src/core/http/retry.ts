@@ -18,15 +18,9 @@ const BACKOFF_BASE_MS = 500;
 const RATE_LIMIT_JITTER_MS = 250;
 
 /**
- * The one retry loop of the SDK (on p-retry). It retries 429 for every method,
- * waiting until `X-RateLimit-Reset` (never earlier, nor earlier than `Retry-After`)
- * plus a small jitter, else `Retry-After`, else exponential backoff; and network
- * errors, timeouts and 502/503/504 for idempotent methods. A wait the server asks
- * for that is longer than `maxDelayMs` is not slept: the error is thrown at once.
- *
- * The first attempt is made directly and p-retry is loaded only after a failure worth
- * retrying: nearly every call pays for no retry machinery, and a browser bundle
- * carries none up front.
+ * The SDK's retry loop: 429 for every method, waiting until `X-RateLimit-Reset` (not before `Retry-After`) plus jitter, else `Retry-After`,
+ * else exponential backoff; network errors, timeouts and 502/503/504 for idempotent methods only. A server-asked wait over `maxDelayMs`
+ * throws at once. p-retry loads only after a first failure worth retrying, so most calls, and browser bundles, carry none.
  */
 export async function withRetry<T>(attempt: () => Promise<T>, context: RetryContext): Promise<T> {
   const { policy, signal } = context;
@@ -60,11 +54,7 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
   }
 }
 
-/**
- * Decides on retry number `retryNumber` after `error`: `false` when it is not worth
- * one; throws at once when the server asks for a longer wait than `maxDelayMs`; else
- * sleeps the wait and answers `true`.
- */
+/** `false` when `error` is not worth a retry; throws when the server asks for a wait over `maxDelayMs`; else sleeps it, then `true`. */
 async function waitBeforeRetry(error: unknown, retryNumber: number, context: RetryContext): Promise<boolean> {
   const { policy, clock, signal } = context;
   const wait = retryWait(error, retryNumber, context);
@@ -81,11 +71,7 @@ function explained(error: unknown, why: string): unknown {
   return error instanceof RateLimitError ? error.gaveUp(why) : error;
 }
 
-/**
- * How long to wait before retry number `retryNumber` (`ms`, jitter included), and
- * how much of it the server demands (`mandatedMs`: until `X-RateLimit-Reset` or
- * `Retry-After`, 0 for backoff); `undefined` when `error` is not worth a retry.
- */
+/** The wait before retry `retryNumber` (`ms`, with jitter) and the part the server demands (`mandatedMs`); `undefined` if none. */
 export function retryWait(
   error: unknown,
   retryNumber: number,

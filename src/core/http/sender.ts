@@ -66,12 +66,8 @@ const FORM = 'application/x-www-form-urlencoded;charset=UTF-8';
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
 
 /**
- * The one way both clients send a request: the call's options checked once, then the
- * retry loop around attempts. Each attempt has one timer, covering the token or the
- * client authentication, the exchange and the body; ky sends it, with its own timeout
- * and retries off (they stop at the response's headers, and cannot throw a long
- * `X-RateLimit-Reset` at once). Redirects are never followed: credentials and tokens
- * only ever go to the configured URL.
+ * Sends every request of both clients: options checked once, then the retry loop around attempts, each under one timer covering the
+ * token or client authentication, the exchange and the body. Redirects are never followed: credentials only go to the configured URL.
  */
 export class Sender {
   readonly #settings: SenderSettings;
@@ -90,6 +86,7 @@ export class Sender {
         ...(userAgent && { 'user-agent': `idplatform/${VERSION} ${userAgent}` }),
         ...settings.headers,
       },
+      // The SDK's own: ky's stop at the response's headers, and cannot throw at once on a long `X-RateLimit-Reset`.
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
@@ -128,11 +125,7 @@ export class Sender {
     return withRetry(attempt, { policy, clock: this.#settings.clock, idempotent: IDEMPOTENT.has(call.method), signal });
   }
 
-  /**
-   * A plain `GET` of `path` for a library that reads the response itself (jose, for
-   * the tenant's key set), with the client's fetch, headers and `onResponse` hook; a
-   * failure to send is a `NetworkError`. The caller's `signal` bounds it.
-   */
+  /** A plain `GET` for a library that reads the response itself (jose's key set), with the client's fetch, headers and `onResponse`. */
   async fetch(path: string, signal: AbortSignal): Promise<Response> {
     try {
       const response = await this.#http(path, { signal });
@@ -164,8 +157,7 @@ export class Sender {
       // A preparation that hangs (a `token` function, a signing) ends with the attempt.
       const prepared = await untilAborted(Promise.resolve(call.prepare(attempt.signal)), attempt.signal);
       const { body } = prepared;
-      // They carry values callers gave (a user's access token, mTLS edge headers): checked like the caller's own,
-      // so that one `fetch` cannot send is refused without quoting it.
+      // Checked like the caller's own (they carry a user's token, mTLS edge headers): one fetch cannot send is refused unquoted.
       const own = prepared.headers && checkedHeaders(prepared.headers);
       const exchange = this.#http(call.query?.size ? `${path}?${call.query}` : path, {
         method,
@@ -224,11 +216,7 @@ function parseBody(text: string): unknown {
   }
 }
 
-/**
- * Tells the caller's `onResponse` hook about a response. A hook that throws fails the
- * call with an SDK error (not retried) whose cause is the hook's error; an `async`
- * hook is not waited for, and its rejection is ignored.
- */
+/** Calls `onResponse`: a hook that throws fails the call (not retried, its error as `cause`); an async hook's promise is ignored. */
 function tellResponse(onResponse: ((info: ResponseInfo) => void) | undefined, info: ResponseInfo): void {
   if (onResponse === undefined) return;
   try {

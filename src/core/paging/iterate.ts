@@ -21,11 +21,9 @@ export interface CountedList<T> extends PagingOptions {
 }
 
 /**
- * Yields every record of a counted list, lazily (a page is fetched when a record of it is
- * asked for), until `total` is reached or, without a `total`, at a short page: no extra
- * empty request. A page that breaks the paging asked for (more records than `per_page`,
- * another `page` or `per_page` echoed, records past `total`, or a page that ends before
- * `total`) throws `ResponseValidationError` before any of its records is yielded.
+ * Yields every record of a counted list, fetching a page when a record of it is asked for, up to `total` or, without one, a short page.
+ * A page that breaks the paging asked for (too many records, another `page` or `per_page`, ending past or short of `total`) throws
+ * `ResponseValidationError` before any of its records is yielded.
  */
 export async function* iterateCountedList<T>(list: CountedList<T>): AsyncGenerator<T, void, undefined> {
   const { perPage, onPage } = list;
@@ -67,12 +65,9 @@ export interface WindowedList<T extends Identified> extends PagingOptions {
 }
 
 /**
- * Yields the first 1000 records of a windowed list, lazily, until a short page (the last ones
- * with smaller pages where `perPage` does not divide 1000), then asks once whether more exist:
- * if so, throws `PagingLimitError`, or stops with `onLimit: 'stop'` (asking then only for
- * `onPage`'s `limitReached`). A page with more records than asked, or whose `start` or `limit`
- * is not the page asked for, throws `ResponseValidationError` before any of its records is
- * yielded. Every page asks for `id`, which the check past the window compares.
+ * Yields the first 1000 records of a windowed list, lazily, to a short page (smaller pages last where `perPage` does not divide 1000),
+ * then asks once whether more exist: `PagingLimitError`, or a quiet stop with `onLimit: 'stop'`. A page with too many records, or another
+ * `start` or `limit`, throws `ResponseValidationError` before any of its records is yielded. Pages ask for `id`, for the last check.
  */
 export async function* iterateWindowedList<T extends Identified>(list: WindowedList<T>): AsyncGenerator<T, void, undefined> {
   const { perPage, onPage, onLimit, filters } = list;
@@ -114,13 +109,7 @@ export async function* iterateWindowedList<T extends Identified>(list: WindowedL
 /** How many of the last-sorted records the check past the window asks for: the most one page holds. */
 const PROBE_SIZE = 100;
 
-/**
- * Whether the server holds records past the window: the reversed order's first records (up to
- * 100, with `id` and the sort field) are the last of all, and one not fetched lies past it. The
- * fetched ids tell ties of the last key (invitations sent at the same instant) from records past
- * it, unless all 100 were fetched and tie: then only a strict order (ties broken the same way
- * both ways) tells, whose reversed first record is the last of all.
- */
+/** Whether records lie past the window: the reversed order's first 100 are the last of all, so one not fetched lies past it. */
 async function hasMoreAfter<T extends Identified>(list: WindowedList<T>, fetched: Set<unknown>, lastId?: string): Promise<boolean> {
   const order = list.filters.sort ?? list.defaultSort;
   const path = order.slice(0, order.lastIndexOf(':')).split('.');
@@ -132,6 +121,7 @@ async function hasMoreAfter<T extends Identified>(list: WindowedList<T>, fetched
   const items = answer.items.slice(0, fetched.size);
   if (items.some((record) => !fetched.has(record.id))) return true;
   if (items.length < PROBE_SIZE) return false;
+  // All 100 fetched: more can hide only among ties of the last key, where the strict order's reversed first record is the last of all.
   const keyOf = (record: T | undefined) => JSON.stringify(depthBounded(path.reduce<unknown>(memberOf, record)));
   return keyOf(items[0]) === keyOf(items.at(-1)) && items[0]?.id !== lastId;
 }
@@ -141,10 +131,7 @@ function memberOf(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 }
 
-/**
- * The error for page `page` of `size` records when it is not the page asked for: more than `size`
- * records, a paging field echoed otherwise, or records past `total` or a page that ends short of it.
- */
+/** The error when page `page` of `size` records is not as asked: too many records, a paging field echoed otherwise, or a bad `total`. */
 function brokenPage(page: number, size: number, count: number, echoes: Echoes, total?: number): ResponseValidationError | undefined {
   const to = page * size + count;
   const [name, [seen, asked] = []] = Object.entries(echoes).find(([, [seen, asked]]) => seen !== undefined && seen !== asked) ?? [];

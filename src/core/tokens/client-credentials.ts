@@ -36,15 +36,9 @@ export const TOKEN_LOCK_TTL_MS = 5_000;
 export const TOKEN_LOCK_POLL_MS = 50;
 
 /**
- * Fetches client-credentials tokens and caches them until shortly before they
- * expire: `min(maxSkewMs, lifetime / 10)` plus a second early, at most half the
- * lifetime (a 24 h token is renewed a minute and a second early).
- *
- * Concurrent callers share one token request (100 calls on a cold client make one).
- * That request belongs to no caller: a caller stops waiting when its own signal
- * aborts, and the token it brings is kept for the next calls. A failure is not
- * cached. In workerd, where I/O started for one request cannot be awaited by
- * another, a call never joins a request another call started.
+ * Fetches client-credentials tokens and caches them until `min(maxSkewMs, lifetime / 10)` plus a second before expiry (at most half the
+ * lifetime early). Concurrent callers share one request that no caller owns: one whose signal aborts stops waiting, and the token is kept.
+ * Failures are not cached. In workerd a call never joins another's request: I/O started for one request cannot be awaited by another.
  */
 export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #options: ClientCredentialsOptions;
@@ -124,11 +118,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     return issued.accessToken;
   }
 
-  /**
-   * On a cache with `lock`, who fetches a missing token: `true` when this process got
-   * the lock, the token another process stored meanwhile, or `false` (fetch without
-   * the lock: a cache without `lock`, or a lock that did not come free within `timeoutMs`).
-   */
+  /** `true` when this process got the lock, the token another stored, or `false`: fetch unlocked (no `lock`, or busy past `timeoutMs`). */
   async #waitForLock(): Promise<string | boolean> {
     const { cache, cacheKey, clock, timeoutMs } = this.#options;
     if (!cache.lock) return false;

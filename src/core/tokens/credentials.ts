@@ -23,11 +23,7 @@ export type MtlsOptions =
       readonly fetch?: undefined;
     };
 
-/**
- * The client's credentials, decided once from a client's options: one value per
- * token-endpoint authentication method of the platform (secret Post/Basic, client
- * assertion, client id only, mTLS).
- */
+/** The client's credentials, decided once from its options: one variant per token-endpoint authentication method of the platform. */
 export type ClientCredentials =
   | { readonly method: 'client_secret_post' | 'client_secret_basic'; readonly clientId: string; readonly clientSecret: string }
   | {
@@ -61,15 +57,8 @@ const CREDENTIAL_OF = {
 const CREDENTIAL_NAMES = ['clientSecret', 'clientAssertionSigningKey', 'mtls'] as const;
 
 /**
- * Decides how the client authenticates at the token endpoint, from `clientId`, the
- * one credential given (`clientSecret`, `clientAssertionSigningKey` or `mtls`) and
- * `tokenEndpointAuthMethod` (inferred when left out: a secret → `client_secret_post`,
- * a signing key → `private_key_jwt`, `mtls` → `tls_client_auth`, none → `none`).
- * `accepted` lists the methods the calling client supports. Throws
- * `ConfigurationError` naming the problem, and in a browser (see `isRealBrowser`: not in
- * jsdom or happy-dom, which run in Node) for every credential a
- * page must never hold: a client secret, a signing key, or the mTLS edge headers
- * (which carry the edge's `cname-api-key`).
+ * Decides the client's token-endpoint authentication among the `accepted` methods, from `clientId`, its one credential and the method
+ * (inferred from the credential). Throws `ConfigurationError`, also in a real browser for a secret, a signing key or mTLS edge API key.
  */
 export function resolveCredentials(options: CredentialOptions, accepted: readonly TokenEndpointAuthMethod[]): ClientCredentials {
   const credentials = decideCredentials(options, accepted);

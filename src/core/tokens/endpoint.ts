@@ -33,10 +33,8 @@ export function createTokenEndpoint(context: AuthApiContext, origin: string, cre
 const SECRET_PARAMS = ['code', 'code_verifier', 'refresh_token', 'password', 'otp', 'token'];
 
 /**
- * `POST {path}` authenticated as the client, afresh on each attempt (a client
- * assertion is never replayed): `params` plus the client's credentials, as a form
- * body (`'form'`, OAuth's endpoints) or a JSON body (`'json'`, the platform's own
- * endpoints, which take the client from the body: it always holds `client_id`).
+ * `POST {path}` as the client, authenticated afresh each attempt (a client assertion is never replayed): `params` and credentials as a
+ * form body (OAuth's endpoints) or a JSON body (the platform's own, which name the client by the body's `client_id`).
  */
 export function postAsClient<T>(
   endpoint: TokenEndpoint,

@@ -12,23 +12,17 @@ export interface TokenProvider {
 }
 
 /**
- * Where client-credentials tokens are kept between requests. The default keeps
- * them in memory; a shared store (Redis, a file, …) lets many processes share one
- * token and stay within the platform's machine-to-machine token quota.
- * All methods may be sync or async. An answer that has not come within the client's
- * `timeoutMs` fails the call (`TokenRequestError`); a `set` that fails leaves the
- * token unstored (the call still uses it).
+ * Where client-credentials tokens are kept: in memory by default; a shared store (Redis, a file) lets processes share one token, within
+ * the platform's token quota. Methods may be sync or async; no answer within the client's `timeoutMs` fails the call (`TokenRequestError`).
  */
 export interface TokenCache {
   /** The cached token for `key`, or `undefined`/`null` when there is none (or it expired). */
   get(key: string): string | undefined | null | Promise<string | undefined | null>;
-  /** Keeps `token` under `key` for `ttlMs` milliseconds. */
+  /** Keeps `token` under `key` for `ttlMs` milliseconds; when it fails, the token goes unstored (the call still uses it). */
   set(key: string, token: string, ttlMs: number): void | Promise<void>;
   /**
-   * Optional: takes the right to fetch the token of `key` for `ttlMs` (like Redis
-   * `SET NX PX`); `true` when this caller got it. The holder's `set` of `key` should
-   * release it. With `lock`, a cold fleet makes one token request: the others wait
-   * for the holder's token in the cache.
+   * Optional: takes the right to fetch `key`'s token for `ttlMs` (like Redis `SET NX PX`); `true` when this caller got it. The holder's
+   * `set` of `key` should release it. With `lock`, a cold fleet makes one token request: the others wait for it in the cache.
    */
   lock?(key: string, ttlMs: number): boolean | Promise<boolean>;
   /** Optional, with `lock`: gives the right back when the holder could not fetch a token, so the next caller fetches at once. */
@@ -38,11 +32,7 @@ export interface TokenCache {
 /** A bearer token string, or a function returning one (sync or async), given by the caller. */
 export type TokenSource = string | (() => string | Promise<string>);
 
-/**
- * A provider over a caller's token: a 401 is final, since the SDK cannot make a new
- * one. A `token` function that throws gives `TokenRequestError`, whatever it threw
- * (an SDK error of its own too: a 429 of its `AuthenticationClient` is not this call's).
- */
+/** A provider over a caller's token (a 401 is final). A `token` function that throws, even an SDK error, gives `TokenRequestError`. */
 export function callerTokenProvider(source: TokenSource): TokenProvider {
   if (typeof source === 'string') {
     const ready = Promise.resolve(source); // checked by the client's options
@@ -68,7 +58,7 @@ export function callerTokenProvider(source: TokenSource): TokenProvider {
 /** How often, at most, {@link memoryTokenCache} drops the entries whose time is up. */
 const EXPIRED_SWEEP_MS = 60_000;
 
-/** An in-memory {@link TokenCache} that forgets an entry when its time is up (all of them at most once a minute, when a token is stored). */
+/** An in-memory {@link TokenCache} that forgets entries whose time is up (sweeping at most once a minute, when a token is stored). */
 export function memoryTokenCache(clock: Pick<Clock, 'now'>): TokenCache {
   const entries = new Map<string, { token: string; expiresAt: number }>();
   let sweptAt = Number.NEGATIVE_INFINITY;
@@ -90,11 +80,7 @@ export function memoryTokenCache(clock: Pick<Clock, 'now'>): TokenCache {
   };
 }
 
-/**
- * A provider whose implementation loads on the first `getToken` (a lazy chunk), so
- * the client-credentials machinery stays out of a bundle whose app passes a `token`.
- * A failure to load throws `TokenRequestError`, and the next call tries again.
- */
+/** A provider loaded on the first `getToken` (a chunk `token` apps never load); a failed load throws `TokenRequestError`, then retries. */
 export function lazyTokenProvider(load: () => Promise<TokenProvider>): TokenProvider {
   let loaded: TokenProvider | undefined;
   const loadProvider = loadOnce(async () => {

@@ -1,10 +1,7 @@
 import * as z from 'zod/mini';
 import type { Assert, IsExactly, KnownMembers } from '../type-checks.js';
 
-/**
- * A successful answer of `POST /oauth/token` (RFC 6749 §5.1). Unknown members are
- * kept, since servers add their own.
- */
+/** A successful answer of `POST /oauth/token` (RFC 6749 §5.1); unknown members are kept, since servers add their own. */
 export const TokenResponseSchema = z.looseObject({
   access_token: z.string().check(z.minLength(1)),
   token_type: z.string(),
@@ -14,10 +11,7 @@ export const TokenResponseSchema = z.looseObject({
   scope: z.optional(z.string()),
 });
 
-/**
- * A successful answer of `POST /oauth/token` (RFC 6749 §5.1). Members a server adds
- * are kept at run time but not typed.
- */
+/** A successful answer of `POST /oauth/token` (RFC 6749 §5.1); members a server adds are kept at run time but not typed. */
 export interface TokenResponse {
   /** The access token (never logged or put in error messages by the SDK). */
   access_token: string;

@@ -1,22 +1,13 @@
 import { InsufficientScopeError, type ScopeName } from '../errors.js';
 import { loadOnce } from '../load-once.js';
 
-/**
- * Checks a token's scopes against an operation's required scope; see
- * {@link createScopeCheck}. Synchronous for a token it has read before; a new
- * token is read once, asynchronously (the JWT decoder loads on first use).
- */
+/** Checks a token's scopes against an operation's: synchronous for the token read last, else async (the JWT decoder loads on first use). */
 export type ScopeCheck = (token: string, required: ScopeName | undefined) => void | Promise<void>;
 
 /** jose's `decodeJwt`, loaded with the first token: `idplatform/management` starts without jose. */
 const loadDecoder = loadOnce(() => import('jose/jwt/decode').then((module) => module.decodeJwt));
 
-/**
- * Makes a check that throws `InsufficientScopeError` before sending when the token
- * is a readable JWT whose `scope` claim lacks the required scope. Opaque tokens,
- * and JWTs without a `scope` claim, are sent as they are: the server has the last
- * word. The check remembers the last token it read, so a cached token is decoded once.
- */
+/** A {@link ScopeCheck} that throws `InsufficientScopeError` before sending when a readable JWT's `scope` lacks the one required. */
 export function createScopeCheck(): ScopeCheck {
   let lastToken: string | undefined;
   let lastScopes: readonly string[] | undefined;

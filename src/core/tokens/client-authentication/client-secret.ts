@@ -1,6 +1,6 @@
 import type { ClientAuthentication } from './types.js';
 
-/** Client id and secret in the form body (`client_secret_post`, "Post" in spec section 5.2). */
+/** Sends the client id and secret in the form body (`client_secret_post`). */
 export function clientSecretPost(clientId: string, clientSecret: string): ClientAuthentication {
   return {
     method: 'client_secret_post',
@@ -13,9 +13,9 @@ export function clientSecretPost(clientId: string, clientSecret: string): Client
 }
 
 /**
- * `Authorization: Basic base64(urlencode(id):urlencode(secret))` (`client_secret_basic`,
- * "Basic" in spec section 5.2). Both parts are form-urlencoded first, as RFC 6749
- * §2.3.1 requires, so ids with `:` or non-ASCII characters survive.
+ * Sends the client id and secret as `Authorization: Basic base64(urlencode(id):urlencode(secret))` (`client_secret_basic`).
+ * Both parts are form-urlencoded first, as RFC 6749 §2.3.1 requires.
+ * So ids with `:` or non-ASCII characters survive.
  */
 export function clientSecretBasic(clientId: string, clientSecret: string): ClientAuthentication {
   const credentials = btoa(`${formEncode(clientId)}:${formEncode(clientSecret)}`);

@@ -1,6 +1,6 @@
 import type { ClientAuthentication } from './types.js';
 
-/** Client id only (`none`): public applications (SPAs, mobile apps) that hold no secret (spec 5.2). */
+/** Sends the client id only (`none`): for public applications (SPAs, mobile apps) that hold no secret. */
 export function clientIdOnly(clientId: string): ClientAuthentication {
   return {
     method: 'none',

@@ -6,15 +6,14 @@ import type { ClientAuthentication } from './types.js';
 const ASSERTION_LIFETIME_SECONDS = 60;
 
 /**
- * `private_key_jwt`: a JWT signed with the client's key, sent as `client_assertion`
- * with `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer`.
- * Claims: `iss` = `sub` = client id, `aud` = the tenant's issuer `https://{domain}/`,
- * `iat`, `exp` 60 s later and a random `jti`, so every attempt sends a new assertion;
- * the header names the key's `kid` when the key is a JWK with one.
- * A key that cannot sign `alg` assertions (a public key, a key of another
- * algorithm) fails with `ConfigurationError`, when it is imported or, for what
- * only jose finds, when it signs. Kept in its own module so browser bundles that
- * do not use it never load jose.
+ * `private_key_jwt`: sends a JWT signed with the client's key as `client_assertion`.
+ * It goes with `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer`.
+ * The claims are `iss` = `sub` = client id, `aud` = the tenant's issuer `https://{domain}/`, `iat`, `exp` 60 s later and a random `jti`.
+ * So every attempt sends a new assertion.
+ * The header names the key's `kid` when the key is a JWK with one.
+ * A key that cannot sign `alg` assertions (a public key, a key of another algorithm) fails with `ConfigurationError`.
+ * That happens when the key is imported, or when it signs for what only jose finds.
+ * Kept in its own module, so that browser bundles that do not use it never load jose.
  */
 export function privateKeyJwt(
   clientId: string,
@@ -71,11 +70,11 @@ const WEBCRYPTO_ALGORITHM = { RS: 'RSASSA-PKCS1-v1_5', PS: 'RSA-PSS', ES: 'ECDSA
 const CURVE_OF: Readonly<Record<string, string>> = { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' };
 
 /**
- * Throws `ConfigurationError` unless `key` can sign `alg` assertions: a private
- * key (`type: 'private'`) with the `sign` usage, of the algorithm's WebCrypto
- * algorithm (`RSASSA-PKCS1-v1_5` for RS, `RSA-PSS` for PS, `ECDSA` on the matching
- * curve for ES) and, for RS and PS, the algorithm's hash. jose would refuse such a
- * key too, but with a `TypeError` when it signs.
+ * Throws `ConfigurationError` unless `key` can sign `alg` assertions.
+ * It must be a private key (`type: 'private'`) with the `sign` usage.
+ * Its WebCrypto algorithm must be `alg`'s: `RSASSA-PKCS1-v1_5` for RS, `RSA-PSS` for PS, `ECDSA` on the matching curve for ES.
+ * For RS and PS, its hash must be the algorithm's too.
+ * jose would refuse such a key as well, but with a `TypeError` when it signs.
  */
 function checkSigningCryptoKey(key: CryptoKey, alg: ClientAssertionSigningAlg): void {
   if (key.type !== 'private') {

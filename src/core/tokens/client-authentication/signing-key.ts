@@ -18,12 +18,11 @@ export const CLIENT_ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 
 export type ClientAssertionSigningAlg = (typeof CLIENT_ASSERTION_ALGORITHMS)[number];
 
 /**
- * Checks a signing key and algorithm given in client options, without loading
- * jose (this module holds types only from it), and throws `ConfigurationError`
- * naming the problem: a JWK must hold its private part (`d`). Whether a key fits
- * the algorithm is checked when it is imported, on first use (`privateKeyJwt`),
- * so that this check stays small in the browser bundles that load it. Returns the
- * key and the algorithm (`RS256` by default).
+ * Checks a signing key and algorithm given in client options, and returns them (the algorithm `RS256` by default).
+ * Throws `ConfigurationError` naming the problem, e.g. a JWK without its private part (`d`).
+ * It loads no jose: this module takes only types from it.
+ * Whether a key fits the algorithm is checked when the key is imported, on first use (`privateKeyJwt`).
+ * That keeps this check small in the browser bundles that load it.
  */
 export function checkSigningKeyOptions(key: unknown, alg: unknown): { key: ClientAssertionSigningKey; alg: ClientAssertionSigningAlg } {
   const algorithm = CLIENT_ASSERTION_ALGORITHMS.find((known) => known === (alg ?? 'RS256'));

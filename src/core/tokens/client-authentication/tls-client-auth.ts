@@ -1,9 +1,8 @@
 import type { ClientAuthentication } from './types.js';
 
 /**
- * What the platform's edge network forwards after it has done the mTLS handshake
- * itself (spec 5.2): use these when your own proxy terminates TLS and forwards the
- * client certificate to the platform's custom domain.
+ * The headers the platform's edge network forwards after it has done the mTLS handshake itself.
+ * Use these when your own proxy terminates TLS and forwards the client certificate to the platform's custom domain.
  */
 export interface MtlsEdgeHeaders {
   /** The custom domain's API key, sent as `cname-api-key`. */
@@ -15,9 +14,8 @@ export interface MtlsEdgeHeaders {
 }
 
 /**
- * mTLS (`tls_client_auth`, spec 5.2): the client id in the body, and the client
- * certificate either presented by the `fetch` given in `mtls.fetch` (nothing to add
- * here) or forwarded in the edge headers.
+ * mTLS (`tls_client_auth`): sends the client id in the body.
+ * The client certificate is either presented by the `fetch` given in `mtls.fetch` (nothing to add here), or forwarded in the edge headers.
  */
 export function tlsClientAuth(clientId: string, edgeHeaders?: MtlsEdgeHeaders): ClientAuthentication {
   const headers = edgeHeaders && {

@@ -5,7 +5,7 @@ export interface TokenEndpointRequest {
 }
 
 /**
- * One way a client proves who it is to the token endpoint (spec section 5.2).
+ * One way a client proves who it is to the token endpoint.
  * `apply` runs once per attempt, so a client assertion is fresh on every retry.
  */
 export interface ClientAuthentication {
@@ -18,5 +18,8 @@ export interface ClientAuthentication {
   apply(request: TokenEndpointRequest, issuer: string): readonly string[] | Promise<readonly string[]>;
 }
 
-/** The token endpoint authentication methods of spec section 5.2. */
+/**
+ * How a client authenticates at the token endpoint: `client_secret_post` (the secret in the body), `client_secret_basic` (a Basic header),
+ * `private_key_jwt` (a signed JWT), `none` (the client id only) or `tls_client_auth` (mTLS).
+ */
 export type TokenEndpointAuthMethod = 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt' | 'none' | 'tls_client_auth';
