@@ -19,11 +19,12 @@ import type { UserInfoApi } from './user-info.js';
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /**
- * The Authentication API client (`https://{domain}/`): OAuth 2.0 / OIDC grants,
- * passwordless, database sign-up, userinfo and the login/logout URL builders.
- * Works in Node and browsers. The client authenticates with the method of spec
- * 5.2 its options imply (secret Post/Basic, client assertion, client id only, mTLS);
- * `userInfo.get` uses the user's bearer token.
+ * The Authentication API client, at `https://{domain}/`.
+ * It offers the OAuth 2.0 / OIDC grants, passwordless login, database sign-up, userinfo, and the login and logout URL builders.
+ * It works in Node and browsers.
+ * The client authenticates with the method its options imply.
+ * That is a secret (in the body or as Basic), a client assertion, the client id only, or mTLS.
+ * `userInfo.get` sends the user's bearer token instead.
  *
  * ```ts
  * const auth = new AuthenticationClient({ domain: 'acme.example-tenant.com', clientId });
@@ -61,22 +62,22 @@ export class AuthenticationClient {
     this.userInfo = deferred(async () => (await load()).userInfo, ['get']);
   }
 
-  /** `/authorize` URL for the code flow (default) or the implicit flow; pure, no I/O. See {@link AuthorizeUrlParams}. */
+  /** Builds the `/authorize` URL for the code flow (default) or the implicit flow; pure, no I/O. See {@link AuthorizeUrlParams}. */
   authorizeUrl(params: AuthorizeUrlParams): string {
     return buildAuthorizeUrl(this.#settings.origin, this.#settings.clientId, this.#settings.method, params);
   }
 
-  /** `/v2/logout` URL; pure, no I/O. */
+  /** Builds the `/v2/logout` URL; pure, no I/O. */
   logoutUrl(params?: LogoutUrlParams): string {
     return buildLogoutUrl(this.#settings.origin, this.#settings.clientId, params);
   }
 
-  /** `/samlp/{clientId}` URL (IdP-initiated SAML); pure, no I/O. */
+  /** Builds the `/samlp/{clientId}` URL (IdP-initiated SAML); pure, no I/O. */
   samlUrl(params?: SamlUrlParams): string {
     return buildSamlUrl(this.#settings.origin, this.#settings.clientId, params);
   }
 
-  /** `/wsfed/{clientId}` URL (WS-Federation); pure, no I/O. */
+  /** Builds the `/wsfed/{clientId}` URL (WS-Federation); pure, no I/O. */
   wsfedUrl(params?: WsfedUrlParams): string {
     return buildWsfedUrl(this.#settings.origin, this.#settings.clientId, params);
   }

@@ -2,9 +2,8 @@
 type MethodName<T> = { [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never }[keyof T] & string;
 
 /**
- * An object with the given async methods of `T` that load the real object on
- * first use (`load` is called once) and call the method of the same name on it.
- * Lets a client expose namespaces whose code is in a lazily imported chunk.
+ * An object with the given async methods of `T`, for namespaces whose code is in a lazily imported chunk.
+ * Each call awaits `load()`, which should cache its promise, and calls the method of the same name on the result.
  */
 export function deferred<T extends object>(load: () => Promise<T>, methods: readonly MethodName<T>[]): T {
   const facade: Record<string, (...args: unknown[]) => Promise<unknown>> = {};

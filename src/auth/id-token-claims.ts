@@ -9,13 +9,13 @@ export type { IdTokenExpectations, TokenResponseWithClaims } from './id-token.js
 type ClaimsSettings = Pick<AuthSettings, 'idToken' | 'sender' | 'clock' | 'timeoutMs'>;
 
 /**
- * Loads what checking an ID token needs before a refresh-token grant is sent: with
- * `'signature'` verification, the checks and the tenant's key set (unless one under
- * 10 minutes old is cached). Were the keys fetched after the grant and that fetch
- * failed, the grant's tokens would be lost, with the refresh token that rotation has
- * just replaced: the user would be logged out. A failed fetch of the keys throws
- * (`NetworkError`, `TimeoutError`, `IdTokenValidationError`) and the grant is not
- * sent. The call's options are checked first, so that no request leaves with bad ones.
+ * Loads what checking an ID token needs, before a refresh-token grant is sent.
+ * With `'signature'` verification, that is the checks and the tenant's key set.
+ * A key set under 10 minutes old is taken from the cache.
+ * A failed fetch of the keys throws (`NetworkError`, `TimeoutError`, `IdTokenValidationError`), and the grant is not sent.
+ * Fetched after the grant, a failure would lose its tokens, with the refresh token that rotation replaced.
+ * The user would then be logged out.
+ * The call's options are checked first, so that no request leaves with bad ones.
  */
 export async function prepareIdTokenChecks(settings: ClaimsSettings, options: RequestOptions = {}): Promise<void> {
   if (settings.idToken.verification !== 'signature') return;
@@ -25,12 +25,12 @@ export async function prepareIdTokenChecks(settings: ClaimsSettings, options: Re
 }
 
 /**
- * Validates the response's `id_token`, if any, before the grant resolves, and
- * returns the response with its `claims`. The checks (and jose) are loaded on
- * the first ID token only, so that bundles of flows without one stay small.
- * The call waits for the key set as long as its `signal` and `timeoutMs` allow (the
- * fetch itself, which concurrent calls share, runs with the client's timeout). Throws
- * `IdTokenValidationError`.
+ * Validates the response's `id_token`, if any, before the grant resolves.
+ * Returns the response with its `claims`.
+ * The checks (and jose) load with the first ID token only, so that bundles of flows without one stay small.
+ * The call waits for the key set as long as its `signal` and `timeoutMs` allow.
+ * The fetch itself is shared by concurrent calls, and runs with the client's timeout.
+ * Throws `IdTokenValidationError`.
  */
 export async function withIdTokenClaims(
   settings: ClaimsSettings,

@@ -9,11 +9,11 @@ import { IdTokenValidationError } from '../core/errors.js';
 import type { IdTokenClaims, IdTokenExpectations, IdTokenSettings, IdTokenValidationContext } from './id-token.js';
 
 /**
- * Decodes `idToken` and checks, in this order: the header's `alg`, `iss`, `sub`,
- * `aud`, `azp`, `exp`, `iat`, then `nonce`, the organization and `auth_time`
- * when `expected` holds them, and finally the signature (when `verification` is
- * `'signature'`). Returns the claims; throws `IdTokenValidationError` naming the
- * first check that failed.
+ * Decodes `idToken`, checks it, and returns its claims.
+ * The checks run in this order: the header's `alg`, then `iss`, `sub`, `aud`, `azp`, `exp`, `iat` and `nbf`.
+ * Then come the types of the optional claims, and `nonce`, the organization and `auth_time` when `expected` holds them.
+ * Last comes the signature, when `verification` is `'signature'`.
+ * Throws `IdTokenValidationError` naming the first check that failed.
  */
 export async function validateIdToken(
   idToken: string,
@@ -45,7 +45,7 @@ function fail(claim: string, message: string): never {
   throw new IdTokenValidationError(claim, message);
 }
 
-/** The claim checks of 3.1.3.7 items 2–4 and 9–11, plus the organization of the login. */
+/** The claim checks of OpenID Connect Core 3.1.3.7 items 2–4 and 9–11, plus the organization of the login. */
 function checkClaims(payload: JWTPayload, settings: IdTokenSettings, expected: IdTokenExpectations, now: number): IdTokenClaims {
   const { issuer, clientId, clockToleranceSec: tolerance } = settings;
   const { iss, sub, aud, azp, exp, iat, nbf } = payload;
@@ -87,9 +87,9 @@ function checkClaims(payload: JWTPayload, settings: IdTokenSettings, expected: I
 const OPTIONAL_CLAIM_TYPES = { auth_time: 'number', nonce: 'string', org_id: 'string', org_name: 'string' } as const;
 
 /**
- * Checks that the optional claims {@link IdTokenClaims} names hold what it says, when
- * present, whether or not the login asked for them: a caller reading
- * `claims.auth_time * 1000` or `claims.org_id.startsWith('org_')` can trust the type.
+ * Checks that the optional claims {@link IdTokenClaims} names hold what it says, when present.
+ * This holds whether or not the login asked for them.
+ * So a caller reading `claims.auth_time * 1000` or `claims.org_id.startsWith('org_')` can trust the type.
  */
 function checkClaimTypes(payload: JWTPayload): void {
   for (const [claim, type] of Object.entries(OPTIONAL_CLAIM_TYPES)) {
@@ -132,9 +132,9 @@ function checkLogin(payload: JWTPayload, expected: IdTokenExpectations, now: num
 }
 
 /**
- * What a claim that failed holds, without its text: error messages never quote what
- * the server sent in the token, which may echo a credential of the request (a
- * password, a refresh token, a one-time code) into a claim.
+ * What a claim that failed holds, without its text.
+ * Error messages never quote what the server sent in the token.
+ * It may echo a credential of the request (a password, a refresh token, a one-time code) into a claim.
  */
 function describe(value: unknown): string {
   if (value === undefined) return 'missing';

@@ -42,10 +42,10 @@ export interface TokenResponseWithClaims extends TokenResponse {
 export type IdTokenSigningAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512' | 'ES256' | 'ES384' | 'ES512' | 'EdDSA';
 
 /**
- * How ID tokens are checked: `'signature'` checks the claims and the signature
- * against the tenant's `/.well-known/jwks.json`; `'claims'` checks the claims only,
- * trusting the token because it came straight from the token endpoint over TLS
- * (OpenID Connect Core 3.1.3.7, item 6).
+ * How ID tokens are checked.
+ * `'signature'` checks the claims, and the signature against the tenant's `/.well-known/jwks.json`.
+ * `'claims'` checks the claims only.
+ * It trusts the token because it came straight from the token endpoint over TLS (OpenID Connect Core 3.1.3.7, item 6).
  */
 export type IdTokenVerification = 'signature' | 'claims';
 

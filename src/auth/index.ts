@@ -2,10 +2,10 @@
  * `idplatform/auth`: the Authentication API client, PKCE and their types.
  * Runs in Node and browsers; `private_key_jwt` loads jose only when used.
  *
- * It exports no zod schema (their types, yes): what this entry reaches statically is
- * what a browser app loads before its login page can act, and a schema here would
- * bring zod into that first bundle. `TokenResponseSchema` and `UserInfoSchema` are
- * exported by `idplatform`.
+ * It exports the types of its zod schemas, but no schema.
+ * What this entry reaches statically is what a browser app loads before its login page can act.
+ * A schema here would bring zod into that first bundle.
+ * `TokenResponseSchema` and `UserInfoSchema` are exported by `idplatform`.
  * @module
  */
 

@@ -81,12 +81,11 @@ const RevokeResponseSchema = z.unknown();
 
 /** `auth.oauth`: the OAuth 2.0 grants at `POST /oauth/token` and refresh-token revocation. */
 export interface OAuth {
-  /** Client-credentials grant (`POST /oauth/token`): a token for `audience`. Confidential clients only. */
+  /** Client-credentials grant (`POST /oauth/token`): a token for `audience`. A public client (client id only) gets `ConfigurationError`. */
   clientCredentialsGrant(params: ClientCredentialsGrantParams, options?: RequestOptions): Promise<TokenResponse>;
   /**
-   * Authorization-code grant (`POST /oauth/token`): exchanges the `code` of the
-   * redirect. With `code_verifier` (PKCE) it works for public clients (client id
-   * only), which must send one.
+   * Authorization-code grant (`POST /oauth/token`): exchanges the `code` of the redirect for tokens.
+   * A public client (client id only) must send the PKCE `code_verifier`, else `ConfigurationError`.
    */
   authorizationCodeGrant(params: AuthorizationCodeGrantParams, options?: RequestOptions): Promise<TokenResponseWithClaims>;
   /** Refresh-token grant (`POST /oauth/token`): new tokens for a refresh token. */

@@ -37,7 +37,7 @@ export const PasswordlessStartSchema = z
     email,
     /** E.164, e.g. `+14155550100`. */
     phone_number: phoneNumber,
-    /** `code` (a one-time code, the default, sent as `send: 'code'`: the platform sends a link without it) or `link` (a magic link; email only). */
+    /** `code` (a one-time code; the default) or `link` (a magic link; email only). The client always sends it: without it, the platform sends a link. */
     send: z.optional(z.enum(['code', 'link'], "send must be 'code' or 'link'")),
     /** Parameters for the authorize request a link leads to (`scope`, `state`, `redirect_uri`, …). */
     authParams: z.optional(z.record(z.string(), z.string())),

@@ -11,11 +11,11 @@ export interface PkcePair {
 }
 
 /**
- * Makes a PKCE pair with WebCrypto (Node ≥ 20 and browsers): a verifier of 32
- * random bytes in base64url (43 characters of `[A-Za-z0-9-_]`, within RFC 7636's
- * 43–128 of the unreserved alphabet) and its S256 challenge. Rejects with
- * `ConfigurationError` where `crypto.subtle` is missing: browsers provide it in a
- * secure context only (a page served over https or from localhost).
+ * Makes a PKCE pair with WebCrypto (Node ≥ 20 and browsers).
+ * The verifier is 32 random bytes in base64url: 43 characters of `[A-Za-z0-9-_]`, within RFC 7636's 43–128 of the unreserved alphabet.
+ * The challenge is its S256 digest.
+ * Rejects with `ConfigurationError` where `crypto.subtle` is missing.
+ * Browsers provide it in a secure context only: a page served over https or from localhost.
  */
 export async function createPkcePair(): Promise<PkcePair> {
   if (globalThis.crypto?.subtle === undefined) {

@@ -1,14 +1,14 @@
 import { RequestValidationError, unknownKeysMessage, type ValidationIssue } from '../core/errors.js';
 
 /**
- * The rule of one query parameter of a URL the client builds (`authorizeUrl`,
- * `logoutUrl`): which values it accepts and what an issue says otherwise.
- *
- * These builders run before a login page can act, in the SPA's first bundle, so
- * their parameters are checked with these few rules instead of zod: a zod schema
- * here would put zod's core, and with it every zod feature the lazily loaded
- * grants use, into that first bundle (about 8 KB of the 12 KB budget, issue 8).
+ * The rule of one query parameter of a URL the client builds (`authorizeUrl`, `logoutUrl`).
+ * It says which values the parameter accepts, and what the issue says otherwise.
  * The issues have zod's shape (`code`, `path`, `message`).
+ *
+ * These builders run before a login page can act, in the SPA's first bundle.
+ * So their parameters are checked with these few rules instead of zod.
+ * A zod schema here would put zod's core into that first bundle (about 8 KB).
+ * With it would come every zod feature the lazily loaded grants use.
  */
 export interface UrlParamRule {
   readonly accepts: (value: unknown) => boolean;
@@ -30,13 +30,13 @@ const PARSER_ALTERED = /[\p{Cc}\\]/u;
 const SCRIPT_OR_LOCAL_SCHEMES: ReadonlySet<string> = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:']);
 
 /**
- * An absolute URL to send the user to (the runtime's URL parser accepts it), not
- * of a script or local scheme (`javascript:`, `data:`…), without what a URL parser
- * would change (so that the URL sent is the one registered): leading or trailing
- * whitespace (stripped), a control character (a tab, CR or LF is dropped anywhere,
- * others are encoded) or a backslash (read as `/` in `https:`); with `fragment: false`, without a
- * fragment, as a `redirect_uri` must be (RFC 6749, 3.1.2). Native apps' own schemes
- * (`com.example.app:/callback`) pass.
+ * The rule of an absolute URL to send the user to: the runtime's URL parser must accept it.
+ * Script and local schemes (`javascript:`, `data:`…) are refused.
+ * So is what a URL parser would change, so that the URL sent is the one registered.
+ * That is leading or trailing whitespace (stripped), or a backslash (read as `/` in `https:`).
+ * It is also a control character: a tab, CR or LF is dropped anywhere, others are encoded.
+ * With `fragment: false`, a fragment is refused too, as a `redirect_uri` has none (RFC 6749, 3.1.2).
+ * Native apps' own schemes (`com.example.app:/callback`) pass.
  */
 export function navigationUrl(message: string, { required = false, fragment = true } = {}): UrlParamRule {
   const accepts = (value: unknown) => {
@@ -48,9 +48,9 @@ export function navigationUrl(message: string, { required = false, fragment = tr
 }
 
 /**
- * The rule of a `redirect_uri`, one for `authorizeUrl` and `authorizationCodeGrant`
- * (RFC 6749, 4.1.3: the token request's must be identical to the authorize
- * request's): an absolute {@link navigationUrl} without a fragment. Never altered.
+ * The rule of a `redirect_uri`: an absolute {@link navigationUrl} without a fragment.
+ * `authorizeUrl` and `authorizationCodeGrant` share it: the token request must send the authorize request's value (RFC 6749, 4.1.3).
+ * The value is never altered.
  */
 export const REDIRECT_URI_RULE: UrlParamRule = navigationUrl(
   'redirect_uri must be an absolute URL without a fragment, surrounding whitespace, control characters or backslashes, not javascript:, data: or file:',
@@ -63,9 +63,9 @@ export function oneOf(values: readonly string[], message: string): UrlParamRule 
 }
 
 /**
- * A space-delimited list of `values` in any order, each at most once, at least one
- * (OAuth's `response_type`, OpenID Connect's `prompt`: lists compared as sets), or
- * else exactly `alone` (a value that cannot be combined, as `prompt`'s `none`).
+ * A space-delimited list of `values` in any order, each at most once, at least one.
+ * Such lists are compared as sets, e.g. OAuth's `response_type` and OpenID Connect's `prompt`.
+ * Or else exactly `alone`: a value that cannot be combined, as `prompt`'s `none`.
  */
 export function listOf(values: readonly string[], message: string, alone?: string): UrlParamRule {
   const accepts = (value: unknown) => {
@@ -97,10 +97,10 @@ export function wholeNumber(name: string): UrlParamRule {
 }
 
 /**
- * Checks `given` against `rules`: an object whose own members each have a rule
- * (an unknown member is refused, as by zod's `strictObject`), every required one
- * present, each accepted by its rule. Returns a null-prototype copy; throws
- * `RequestValidationError` with every issue found (nothing is built).
+ * Checks `given` against `rules`, and returns it typed as the parameters.
+ * It must be an object whose own members each have a rule; an unknown member is refused, as by zod's `strictObject`.
+ * Every required member must be present, and each member accepted by its rule.
+ * Otherwise throws `RequestValidationError` with every issue found, and nothing is built.
  */
 export function checkUrlParams<T>(rules: Readonly<Record<string, UrlParamRule>>, given: unknown): T {
   if (typeof given !== 'object' || given === null || Array.isArray(given)) {

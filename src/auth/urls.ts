@@ -15,10 +15,10 @@ import {
 } from './url-params.js';
 
 /**
- * The `response_type` values `/authorize` takes: the code flow, the implicit flow,
- * and their hybrids, each list in every order, since the order does not matter
- * (OAuth 2.0 Multiple Response Type Encoding Practices, 5): `token id_token` is
- * `id_token token`. Checked at run time as a set of values.
+ * The `response_type` values `/authorize` takes: the code flow, the implicit flow, and their hybrids.
+ * Each list appears in every order, since the order does not matter (OAuth 2.0 Multiple Response Type Encoding Practices, 5).
+ * So `token id_token` is `id_token token`.
+ * At run time the value is checked as a set of values.
  */
 export const RESPONSE_TYPES = [
   'code',
@@ -134,10 +134,11 @@ const LOGOUT_URL_RULES: Readonly<Record<keyof LogoutUrlParams, UrlParamRule>> = 
 };
 
 /**
- * {@link AuthorizeUrlParams} checked: each rule, then that a response type returning
- * an ID token has a non-empty `nonce` and the `openid` scope, and that one returning a token is not asked for in the
- * query (OAuth 2.0 Multiple Response Type Encoding Practices, 2.1: tokens in a query
- * end up in server logs and `Referer` headers).
+ * {@link AuthorizeUrlParams} checked: first each rule.
+ * A response type that returns an ID token then needs a non-empty `nonce`.
+ * It also needs the `openid` scope, when `scope` is given.
+ * `response_mode: 'query'` is for `response_type: 'code'` only.
+ * Tokens in a query end up in server logs and `Referer` headers (OAuth 2.0 Multiple Response Type Encoding Practices, 2.1).
  */
 function checkAuthorizeUrlParams(params: unknown): AuthorizeUrlParams {
   const checked = checkUrlParams<AuthorizeUrlParams>(AUTHORIZE_URL_RULES, params);
@@ -167,9 +168,10 @@ function checkAuthorizeUrlParams(params: unknown): AuthorizeUrlParams {
 }
 
 /**
- * `{origin}/authorize?…` for the code flow (default) or the implicit flow
- * (`response_type: 'token'`). A public client (client id only) must send a PKCE
- * `code_challenge` with any response type that returns a code.
+ * `{origin}/authorize?…` for the code flow (default) or the implicit flow (`response_type: 'token'`).
+ * A broken parameter rule throws `RequestValidationError`.
+ * A public client (client id only) must send a PKCE `code_challenge` with any response type that returns a code.
+ * Without one it gets `ConfigurationError`.
  */
 export function buildAuthorizeUrl(origin: string, clientId: string, method: TokenEndpointAuthMethod, params: AuthorizeUrlParams): string {
   const { code_challenge, response_type = 'code', scope = 'openid profile email', ...rest } = checkAuthorizeUrlParams(params);

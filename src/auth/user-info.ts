@@ -9,7 +9,11 @@ const AccessTokenSchema = z.string('accessToken is required').check(z.minLength(
 
 /** `auth.userInfo`: the profile of the user an access token was issued to. */
 export interface UserInfoApi {
-  /** `GET /userinfo` with `Authorization: Bearer <accessToken>` (spec 5.2, "OAuth2 access token"). */
+  /**
+   * Reads the profile of the user an access token was issued to (`GET /userinfo`).
+   * The token is sent as `Authorization: Bearer <accessToken>`.
+   * An empty `accessToken` throws `RequestValidationError`, and nothing is sent.
+   */
   get(accessToken: string, options?: RequestOptions): Promise<UserInfo>;
 }
 

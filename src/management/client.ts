@@ -11,10 +11,10 @@ import { OrganizationInvitations } from './organizations/invitations.js';
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /**
- * The Management API client (`https://{domain}/api/v2`): one namespace per
- * resource over one shared transport, which fetches and caches
- * client-credentials tokens, retries 429 after `X-RateLimit-Reset`, checks
- * parameters before sending and validates every response.
+ * The Management API client, at `https://{domain}/api/v2`.
+ * It has one namespace per resource, over one shared transport.
+ * The transport fetches and caches client-credentials tokens, and retries a 429 after `X-RateLimit-Reset`.
+ * It checks parameters before sending and validates every response.
  *
  * ```ts
  * const management = new ManagementClient({ domain: 'acme.example-tenant.com', clientId, clientSecret });
@@ -53,12 +53,13 @@ export class ManagementClient {
   }
 
   /**
-   * Sends any other Management API call through the client's transport: the same
-   * token, retries, rate limits, timeouts and errors as the built-in methods.
-   * With `schema` the 2xx body is checked against it and typed by it; without, it
-   * is returned unchecked, typed `unknown`, or `T` when you name one
-   * (`request<Role>(…)`: your assertion, not checked). The request's shape is checked
-   * first (`RequestValidationError`, nothing sent): see {@link CustomRequest}.
+   * Sends any other Management API call through the client's transport.
+   * It gets the same token, retries, rate limits, timeouts and errors as the built-in methods.
+   * With `schema`, the 2xx body is checked against it and typed by it.
+   * Without one, the body is returned unchecked, typed `unknown`.
+   * Name a type to get it instead (`request<Role>(…)`): your assertion, not checked.
+   * The request's shape is checked first: a broken rule throws `RequestValidationError`, and nothing is sent.
+   * See {@link CustomRequest} for the rules.
    *
    * ```ts
    * const role = await management.request<{ id: string }>({ method: 'POST', path: 'roles', body: { name: 'editor' } });
@@ -66,8 +67,8 @@ export class ManagementClient {
    * ```
    */
   // One signature, so that a mistake gets one short error. With a schema, the result is the schema's
-  // own output type (zod/mini or classic zod), read from `S`: inferred through `Schema<T>`, a classic
-  // schema's `T` gained `| undefined` without `exactOptionalPropertyTypes`.
+  // own output type (zod/mini or classic zod), read from `S`. Inferred through `Schema<T>`, a classic
+  // schema's `T` would gain `| undefined` without `exactOptionalPropertyTypes`.
   request<T = unknown, S extends z.core.$ZodType = never>(
     request: CustomRequest<T, S>,
     options?: RequestOptions,

@@ -21,12 +21,13 @@ export interface CustomGetRequest<T = unknown, S extends z.core.$ZodType = never
   /** `GET` (upper case). */
   readonly method: 'GET';
   /**
-   * Below the base URL (`https://{domain}/api/v2`), e.g. `roles` or `/roles` (one
-   * leading slash is ignored). Build paths with ids through the `encodePath` tag:
-   * ``encodePath`roles/${roleId}/users` ``. Refused before sending: an empty path, a
-   * scheme or host (`https://…`, `//host`), `.` or `..` segments (also percent-encoded),
-   * a backslash, a control character (tab, CR, LF…), whitespace at the end, a lone
-   * surrogate, and `?` or `#` (pass `query` instead): a request never leaves the base URL.
+   * The path below the base URL (`https://{domain}/api/v2`), e.g. `roles` or `/roles`.
+   * One leading slash is ignored.
+   * Build paths with ids through the `encodePath` tag: ``encodePath`roles/${roleId}/users` ``.
+   * So that a request never leaves the base URL, these are refused before sending:
+   * an empty path, a scheme or host (`https://…`, `//host`), and `.` or `..` segments (also percent-encoded).
+   * So are a backslash, a control character (tab, CR, LF…), whitespace at the end and a lone surrogate.
+   * `?` and `#` are refused too: pass `query` instead.
    */
   readonly path: string;
   /** Query parameters; `undefined` values are left out. */
@@ -66,7 +67,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  */
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
-/** Whether a path below the base URL could reach outside it, or carries a query or fragment. */
+/** Whether a path stays below the base URL and carries no query or fragment. */
 function isSafeRelativePath(path: string): boolean {
   if (path === '' || path.startsWith('/') || path.includes('\\') || /[?#]/.test(path) || CONTROL_CHARACTER.test(path)) return false;
   // URL parsers strip whitespace at the end of a URL (`roles/.. ` would become a `..` segment), and turn a lone surrogate into U+FFFD.
@@ -131,10 +132,10 @@ const OPAQUE_TO_JSON = ['Map', 'Set', 'WeakMap', 'WeakSet', 'URLSearchParams', '
 );
 
 /**
- * Whether `JSON.stringify` writes `body` as it is: not a kind of object it writes as
- * `{}`, not a value it writes as nothing (a function, a `toJSON` answering
- * `undefined`), and nothing that makes it throw (a BigInt, a cycle). Checked before
- * anything is sent.
+ * Whether `JSON.stringify` writes `body` as it is. Checked before anything is sent.
+ * The body must not be a kind of object that `JSON.stringify` writes as `{}`.
+ * Nor may it be a value that it writes as nothing: a function, or a `toJSON` answering `undefined`.
+ * Nor may it hold what makes `JSON.stringify` throw: a BigInt or a cycle.
  */
 function isJsonBody(body: unknown): boolean {
   if (typeof body === 'object' && body !== null && (ArrayBuffer.isView(body) || OPAQUE_TO_JSON.some((type) => body instanceof type))) {
@@ -150,9 +151,9 @@ function isJsonBody(body: unknown): boolean {
 const UnknownBodySchema: Schema<unknown> = z.unknown();
 
 /**
- * Sends a custom request through the client's transport (token, retries, rate
- * limits, timeouts, error mapping), after checking its shape: `RequestValidationError`
- * and nothing sent when it breaks a rule of {@link CustomRequest}.
+ * Sends a custom request through the client's transport: token, retries, rate limits, timeouts and error mapping.
+ * Its shape is checked first.
+ * When it breaks a rule of {@link CustomRequest}, it throws `RequestValidationError`, and nothing is sent.
  */
 export async function sendCustomRequest<T>(transport: Transport, request: CustomRequest<T>, options?: RequestOptions): Promise<T> {
   const checked = validateParams(CustomRequestSchema, request);

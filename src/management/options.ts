@@ -37,9 +37,9 @@ export interface ClientCredentialsGrantOptions {
   clientId: string;
   /** Audience of the client-credentials token. Default `https://{domain}/api/v2/` (with `baseUrl`: `{baseUrl}/`). */
   audience?: string | undefined;
-  /** Where client-credentials tokens are kept; share one between processes to share tokens (with `lock`, a cold fleet makes one token request). Default: in memory. */
+  /** Where client-credentials tokens are kept; default in memory. Share one between processes to share tokens; with `lock`, a cold fleet makes one token request. */
   tokenCache?: TokenCache | undefined;
-  /** A cached token is renewed at most this long (plus a second for `exp` rounding) before it expires; short tokens use a tenth of their life instead. Default 60 000. */
+  /** How long before it expires a cached token is renewed, in ms, at least 0; default 60 000. A shorter-lived token renews a tenth of its life early, when that is less. A second is added for `exp` rounding. */
   tokenRefreshSkewMs?: number | undefined;
   /** Not with `clientId`: pass only one way to authenticate. */
   token?: 'pass only one way to authenticate' | undefined;

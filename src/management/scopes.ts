@@ -1,6 +1,6 @@
 /**
- * The Management API's scope catalogue (spec section 5.1): each resource with the
- * verbs it is granted with. A scope is `<verb>:<resource>`, e.g. `read:organization_invitations`.
+ * The Management API's scope catalogue: each resource with the verbs it is granted with.
+ * A scope is `<verb>:<resource>`, e.g. `read:organization_invitations`.
  */
 const CRUD = ['create', 'read', 'update', 'delete'] as const;
 const CRU = ['create', 'read', 'update'] as const;
@@ -13,7 +13,7 @@ const R = ['read'] as const;
 const C = ['create'] as const;
 const U = ['update'] as const;
 
-/** Every resource of spec section 5.1 and the verbs it takes. */
+/** Every Management API resource with the verbs it takes, e.g. `users` with `create`, `read`, `update` and `delete`. */
 export const SCOPE_CATALOGUE = {
   actions: CRUD,
   authentication_methods: CRUD,

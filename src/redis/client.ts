@@ -1,10 +1,9 @@
 import { ConfigurationError } from '../core/errors.js';
 
 /**
- * The part of a Redis client this module uses, written structurally so that it
- * imports no Redis package: a connected `redis` (node-redis v5 and later)
- * client, which has `sendCommand(args)`, or an `ioredis` client, which has
- * `call(command, ...args)`.
+ * The part of a Redis client this module uses, written structurally so that it imports no Redis package.
+ * Pass a connected client of the `redis` package (node-redis v5 and later), which has `sendCommand(args)`.
+ * Or pass an `ioredis` client, which has `call(command, ...args)`.
  */
 export type RedisClientLike = NodeRedisClientLike | IoRedisClientLike;
 

@@ -13,10 +13,11 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000;
 export const REDIS_RETRY_AFTER_MS = 5_000;
 
 /**
- * `commandTimeoutMs` as given, when it is a usable timeout (`isValidTimeout`: more
- * than 0, at most 2^31 − 1 ms); else throws `ConfigurationError`. A timer longer than that fires at once, and so
- * does one of 0 or less: every command would then count as timed out, and the
- * adapter would quietly answer from memory for good (no sharing across processes).
+ * `commandTimeoutMs` as given, when it is a usable timeout: more than 0 and at most 2^31 − 1 ms (`isValidTimeout`).
+ * Else throws `ConfigurationError`.
+ * A timer longer than that fires at once, and so does one of 0 or less.
+ * Every command would then count as timed out.
+ * The adapter would quietly answer from memory for good, with no sharing across processes.
  */
 export function checkedCommandTimeout(commandTimeoutMs: unknown): number {
   if (!isValidTimeout(commandTimeoutMs)) {
@@ -38,12 +39,11 @@ export type RedisOrLocal = <T>(
 ) => Promise<T>;
 
 /**
- * Wraps `client` so that no Redis failure reaches a call: when the client is not
- * connected, the command fails, or it takes longer than `timeoutMs`, `local()`
- * answers instead (per-process behaviour), and the call goes on. After a failure
- * or a timeout, commands are answered locally at once for
- * {@link REDIS_RETRY_AFTER_MS}: a stalled Redis costs one `timeoutMs`, not one per
- * command of every call.
+ * Wraps `client` so that no Redis failure reaches a call.
+ * `local()` answers instead (per-process behaviour) when the client is not connected, the command fails, or it takes longer than `timeoutMs`.
+ * The call then goes on.
+ * After a failure or a timeout, commands are answered locally at once for {@link REDIS_RETRY_AFTER_MS}.
+ * So a stalled Redis costs one `timeoutMs`, not one per command of every call.
  */
 export function redisOrLocal(client: RedisClientLike, timeoutMs: number, clock: Pick<Clock, 'now'> = systemClock): RedisOrLocal {
   const { send, isReady } = redisCommandSender(client);

@@ -14,12 +14,12 @@ export interface RedisRateLimiterOptions extends RedisAdapterOptions {
 }
 
 /**
- * A `rateLimiter` on Redis: every process paces itself on the last rate limit any of them
- * was told. Each response's `X-RateLimit-*` is stored under `{prefix}idplatform:ratelimit:{baseUrl}`
- * (one `SET … PX`, kept until a second past the reset), and each call reads it (one `GET`):
- * while the bucket is known to be empty, the call sleeps until the reset the server reported.
- * A wait longer than the call's `retry.maxDelayMs` is not slept: the call is sent, and the
- * server's 429 throws `RateLimitError`. Waits end with the signal's reason when it aborts.
+ * A `rateLimiter` on Redis: every process paces itself on the last rate limit any of them was told.
+ * Each response's `X-RateLimit-*` is stored under `{prefix}idplatform:ratelimit:{baseUrl}`.
+ * That is one `SET … PX`, kept until a second past the reset; each call reads it with one `GET`.
+ * While the bucket is known to be empty, the call sleeps until the reset the server reported.
+ * A wait longer than the call's `retry.maxDelayMs` is not slept: the call is sent, and the server's 429 throws `RateLimitError`.
+ * Waits end with the signal's reason when it aborts.
  * When Redis is down, slow or not connected, calls go unpaced: they never fail because of it.
  *
  * ```ts

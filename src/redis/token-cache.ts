@@ -12,19 +12,18 @@ return 0`;
 export type RedisTokenCacheOptions = RedisAdapterOptions;
 
 /**
- * A `tokenCache` on Redis, shared by every process that uses the same client id
- * and audience. The token is stored under `{prefix}{key}` (the SDK's key names the
- * tenant, the client id and the audience, never the secret) for its remaining
- * lifetime (`PX`); `lock` is `SET {prefix}{key}:lock {random id} NX PX`, so a cold
- * fleet makes one token request, and storing the token (or `unlock`) releases it:
- * only while the lock is still the one this cache took (a script compares the id),
- * so a holder whose lock expired never deletes the lock another process took since.
- * Within the process, a cache has one holder per key at a time: until the holder's
- * `set` or `unlock`, `lock` answers `false` to the other clients that share it.
+ * A `tokenCache` on Redis, shared by every process that uses the same client id and audience.
+ * The token is stored under `{prefix}{key}` for its remaining lifetime (`PX`).
+ * The SDK's key names the tenant, the client id and the audience, never the secret.
+ * `lock` is `SET {prefix}{key}:lock {random id} NX PX`, so a cold fleet makes one token request.
+ * Storing the token, or `unlock`, releases the lock, but only while it is still the one this cache took.
+ * A script compares the id, so a holder whose lock expired never deletes a lock another process took since.
+ * Within the process, a cache has one holder per key at a time.
+ * Until the holder's `set` or `unlock`, `lock` answers `false` to the other clients that share the cache.
  *
- * When Redis is down, slow or not connected, the cache answers from memory (this
- * process's own tokens) and `lock` grants the lock: calls never fail because of
- * the cache, and the fleet falls back to one token per process.
+ * When Redis is down, slow or not connected, the cache answers from memory (this process's own tokens).
+ * `lock` then grants the lock.
+ * Calls never fail because of the cache, and the fleet falls back to one token per process.
  *
  * ```ts
  * const redis = await createClient({ url }).connect();   // or: new Redis(url) (ioredis)

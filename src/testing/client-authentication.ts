@@ -20,13 +20,14 @@ export interface AuthenticatedClient {
 }
 
 /**
- * Authenticates the client of a token request (spec 5.2) with one of:
- * `client_secret_basic` (`Authorization: Basic base64(urlencode(id):urlencode(secret))`,
- * RFC 6749 §2.3.1), `private_key_jwt` (`client_assertion` verified against the
- * client's public key: `iss` = `sub` = client id, `aud` = `{origin}/` or the token
- * endpoint URL, `exp` in the future, `jti` never seen before) or `client_secret_post`
- * (`client_id` and `client_secret` in the body). Answers the error response when it fails:
- * 401 `invalid_client`, or 400 `invalid_request` for a request that mixes methods.
+ * Authenticates the client of a token request, with one of three methods.
+ * `client_secret_basic`: `Authorization: Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1).
+ * `private_key_jwt`: a `client_assertion` verified against the client's public key.
+ * Its `iss` and `sub` are the client id, and its `aud` is `{origin}/` or the token endpoint URL.
+ * Its `exp` lies in the future, and its `jti` was never seen before.
+ * `client_secret_post`: `client_id` and `client_secret` in the body.
+ * When authentication fails, this answers the error response.
+ * That is 401 `invalid_client`, or 400 `invalid_request` for a request that mixes methods.
  */
 export async function authenticateClient(
   request: Request,
@@ -147,10 +148,11 @@ interface BasicCredentials {
 }
 
 /**
- * The readings of `Basic` credentials: Base64 of `id:secret` as the spec (5.2) writes
- * it, and, when it differs, of `urlencode(id):urlencode(secret)` as RFC 6749 §2.3.1
- * does (the SDK sends that form; the two agree for ids and secrets of letters, digits,
- * `-`, `_`, `.` and `*`). Empty when the credentials are malformed.
+ * The readings of `Basic` credentials.
+ * The first is Base64 of `id:secret`, as the platform's documentation writes it.
+ * When it differs, the second is of `urlencode(id):urlencode(secret)`, as RFC 6749 §2.3.1 writes it.
+ * The SDK sends that form; the two agree for ids and secrets of letters, digits, `-`, `_`, `.` and `*`.
+ * Empty when the credentials are malformed.
  */
 function decodeBasic(encoded: string): BasicCredentials[] {
   let text: string;

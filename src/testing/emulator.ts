@@ -117,12 +117,13 @@ export interface TenantEmulator {
 }
 
 /**
- * Creates an emulator of one tenant: the token endpoint (client credentials with
- * `client_secret_post`, `client_secret_basic` or `private_key_jwt`; RS256 tokens) and the
- * four Management API operations of the spec with their rules, rate-limit headers, a
- * configurable bucket, scripted faults and seedable data. Serve it with msw
- * (`createMswHandlers(emulator)` from `idplatform/testing/msw`) or on a loopback
- * port (`await emulator.listen()`).
+ * Creates an emulator of one tenant.
+ * It serves the token endpoint: client credentials with `client_secret_post`, `client_secret_basic` or `private_key_jwt`, and RS256 tokens.
+ * It also serves `/userinfo`, `/.well-known/jwks.json` and four Management API operations.
+ * The operations follow the platform's documented rules.
+ * Every answer carries rate-limit headers. The bucket is configurable, faults can be scripted and data seeded.
+ * Wrong options throw `TypeError` or `RangeError`, naming the problem.
+ * Serve the emulator with msw (`createMswHandlers(emulator)` from `idplatform/testing/msw`), or on a loopback port (`await emulator.listen()`).
  *
  * ```ts
  * const emulator = createTenantEmulator();

@@ -122,10 +122,10 @@ function checkFault(fault: Fault): void {
 }
 
 /**
- * Makes a JSON value break any schema that accepted it: in an array the first item
- * is broken (an empty array gets a number), in an object the first property gets a
- * value of another type, and an empty object becomes a string (an added property
- * would not break it: the SDK keeps properties the platform adds).
+ * Makes a JSON value break any schema that accepted it.
+ * In an array the first item is broken; an empty array gets a number.
+ * In an object the first property gets a value of another type.
+ * An empty object becomes a string: an added property would not break it, since the SDK keeps properties the platform adds.
  * `{ message_types: ['sms'] }` becomes `{ message_types: 'not-an-array' }`.
  */
 export function malform(value: unknown): unknown {

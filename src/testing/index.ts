@@ -1,12 +1,13 @@
 /**
  * `idplatform/testing`: a tenant emulator for your tests and for the examples.
  *
- * One core, `emulator.handle(request) → Response`, served by msw handlers
- * (`createMswHandlers(emulator)` from `idplatform/testing/msw`; needs the `msw`
- * package, an optional peer dependency of `idplatform`) or by a loopback server (`await emulator.listen()`, Node only).
+ * Its core is one function, `emulator.handle(request) → Response`.
+ * msw handlers serve it: `createMswHandlers(emulator)` from `idplatform/testing/msw`.
+ * They need the `msw` package, an optional peer dependency of `idplatform`.
+ * A loopback server serves it too: `await emulator.listen()`, Node only.
  * @module
  */
-// The SDK's error base, as from every entry (the emulator itself throws `TypeError` for wrong seeds and options).
+// The SDK's error base, as from every entry (the emulator itself throws `TypeError` or `RangeError` for wrong seeds and options).
 export { IdPlatformError } from '../core/errors.js';
 export type { ClientCredentials, ClientRegistration, EmulatedAuthMethod } from './clients.js';
 export {

@@ -2,13 +2,13 @@ import { managementError } from './responses.js';
 import type { AccessTokens } from './tokens.js';
 
 /**
- * The Management API's bearer check (spec 5.1, 7.1): the `Authorization: Bearer` JWT
- * must be signed by the emulator, unexpired, issued by `{origin}/` for `{origin}/api/v2/`,
- * and hold `scope`. Answers the error response when it fails: 401 with errorCode
- * `invalid_token` (messages `Missing authentication`, `Bad HTTP authentication header format`,
- * `Invalid token`, `Invalid signature`, `Expired token`, `Bad audience`, `Bad issuer`, the last
- * followed by the origin to pass to `createAccessToken`), or
- * 403 `Insufficient scope, expected any of: <scope>` with errorCode `insufficient_scope`.
+ * The Management API's bearer check, as the platform documents it.
+ * The `Authorization: Bearer` JWT must be signed by the emulator, unexpired, issued by `{origin}/` for `{origin}/api/v2/`, and hold `scope`.
+ * When the check fails, this answers the error response.
+ * That is 401 with errorCode `invalid_token`, or 403 `Insufficient scope, expected any of: <scope>` with errorCode `insufficient_scope`.
+ * The 401 messages are `Missing authentication`, `Bad HTTP authentication header format`, `Invalid token`,
+ * `Invalid signature`, `Expired token`, `Bad audience` and `Bad issuer`.
+ * `Bad issuer` is followed by the origin to pass to `createAccessToken`.
  */
 export async function authorizeManagementRequest(
   request: Request,

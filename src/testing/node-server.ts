@@ -31,10 +31,10 @@ export interface EmulatorServer {
 }
 
 /**
- * Serves `handle` on a node:http server. Each IncomingMessage becomes a fetch
- * `Request` whose body streams from the socket (and whose signal aborts when the
- * client goes away); each `Response` is written back chunk by chunk, waiting for
- * `drain` when the socket is full.
+ * Serves `handle` on a node:http server.
+ * Each IncomingMessage becomes a fetch `Request` whose body streams from the socket.
+ * Its signal aborts when the client goes away.
+ * Each `Response` is written back chunk by chunk, waiting for `drain` when the socket is full.
  */
 export async function serve(handle: (request: Request) => Promise<Response>, options: ListenOptions = {}): Promise<EmulatorServer> {
   const { host = '127.0.0.1', port = 0 } = options;
@@ -70,9 +70,9 @@ export async function serve(handle: (request: Request) => Promise<Response>, opt
 }
 
 /**
- * The one method node:http hands over that a fetch `Request` cannot carry (its
- * parser refuses `TRACK` with 400 and routes `CONNECT` elsewhere): answered 405 here,
- * as the handler answers a method a path does not serve.
+ * The one method node:http hands over that a fetch `Request` cannot carry.
+ * Its parser refuses `TRACK` with 400, and routes `CONNECT` elsewhere.
+ * This one is answered 405 here, as the handler answers a method a path does not serve.
  */
 const UNREPRESENTABLE_METHOD = 'TRACE';
 
@@ -119,7 +119,7 @@ function toRequest(incoming: IncomingMessage, fallbackHost: string, signal: Abor
   const host = incoming.headers.host;
   const authority = host !== undefined && /^(?:[\w.-]+|\[[\da-f:.]+\])(?::\d{1,5})?$/i.test(host) ? host : fallbackHost;
   // A path is joined as text, not resolved: `//api/v2/…` (an extra slash of a URL join) is a path, not
-  // a host, as `handle` reads it. Anything else (an absolute-form target) is resolved as before.
+  // a host, as `handle` reads it. Anything else (an absolute-form target) is resolved against the authority.
   const target = incoming.url ?? '/';
   const url = target.startsWith('/') ? new URL(`http://${authority}${target}`) : new URL(target, `http://${authority}`);
   const method = incoming.method ?? 'GET';

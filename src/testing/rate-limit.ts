@@ -1,4 +1,4 @@
-/** The emulator's rate limiting: fixed-window buckets and the `X-RateLimit-*` headers (spec section 8). */
+/** The emulator's rate limiting: fixed-window buckets, and the platform's `X-RateLimit-*` headers. */
 
 /** The size of a rate-limit bucket: `limit` requests per `windowMs` milliseconds. */
 export interface RateLimitOptions {
@@ -41,9 +41,9 @@ export class RateLimitBucket {
   }
 
   /**
-   * Uses one request of the window and returns the state to report with its answer
-   * (taken as the request is let through: concurrent requests each report their own
-   * count); `undefined` when none is left (answer 429).
+   * Uses one request of the window, and returns the state to report with its answer.
+   * The state is taken as the request is let through, so concurrent requests each report their own count.
+   * Returns `undefined` when none is left: answer 429.
    */
   take(): RateLimitSnapshot | undefined {
     this.#roll();
@@ -94,6 +94,6 @@ export function retryAfterSeconds(resetAtMs: number, now: number): number {
   return Math.max(1, Math.ceil((resetAtMs - now) / 1000));
 }
 
-/** The 429 message of both APIs, which points at the rate-limit headers (spec 7.1, 7.2). */
+/** The platform's 429 message for both APIs, which points at the rate-limit headers. */
 export const TOO_MANY_REQUESTS_MESSAGE =
   'Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.';

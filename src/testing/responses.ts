@@ -29,7 +29,7 @@ export function json(body: unknown, status = 200, headers: Readonly<Record<strin
   });
 }
 
-/** The Management API's error body (spec 7.1). */
+/** The Management API's error body: `{ statusCode, error, message, errorCode }`. */
 export interface ManagementErrorBody {
   readonly statusCode: number;
   /** The reason phrase of the status, e.g. `Bad Request`. */
@@ -55,7 +55,7 @@ export function managementError(
   return json(body, status, headers);
 }
 
-/** The Authentication API's error body (spec 7.2; OAuth 2.0 style). */
+/** The Authentication API's error body, in OAuth 2.0 style: `{ error, error_description }`. */
 export interface AuthenticationErrorBody {
   /** An OAuth error code, e.g. `invalid_client`. */
   readonly error: string;

@@ -43,9 +43,9 @@ export function matchRoute(method: string, path: string): RouteMatch {
 }
 
 /**
- * The 404 of a path outside `/api/v2` that the emulator does not serve. It names the
- * whole URL, so a client's wrong base URL shows; a Management API path sent without
- * `/api/v2` (a `baseUrl` of only the origin) gets the base URL it needed.
+ * The 404 message of a path outside `/api/v2` that the emulator does not serve.
+ * It names the whole URL, so a client's wrong base URL shows.
+ * A Management API path sent without `/api/v2` (a `baseUrl` of only the origin) gets the base URL it needed.
  */
 function notServed(method: string, url: URL): string {
   const { kind } = matchRoute(method, url.pathname);
@@ -82,11 +82,12 @@ export interface RouteContext {
 }
 
 /**
- * Answers one request that passed the rate limit and the scripted faults: the token
- * endpoint, the JWKS, `/userinfo`, or a Management API operation after its bearer and scope
- * checks. Unknown Authentication API paths get 404 `not_found` (naming the URL, and
- * `/api/v2` when the path is a Management API path without it); unknown Management
- * API paths 404 `Not Found`, a known path with another method 405 with `Allow`.
+ * Answers one request that passed the rate limit and the scripted faults.
+ * It serves the token endpoint, the JWKS, `/userinfo`, and the Management API operations after their bearer and scope checks.
+ * An unknown Authentication API path gets 404 `not_found`, naming the URL.
+ * The message also names `/api/v2` when the path is a Management API path without it.
+ * An unknown Management API path gets 404 `Not Found`; a known path with another method gets 405 with `Allow`.
+ * A malformed percent-encoding in a Management API path gets 400 `invalid_uri`.
  */
 export async function route({ request, url, api, tokenEndpoint, tokens, store }: RouteContext): Promise<Response> {
   if (url.pathname === '/oauth/token' || url.pathname === '/oauth/token/') {

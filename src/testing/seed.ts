@@ -38,10 +38,10 @@ const ORGANIZATIONS = [
 
 /**
  * The default seed: four organizations (2,345 / 240 / 5 / 0 invitations), three
- * actions modules (used by 130 / 3 / 0 action versions) and phone message types
- * `['sms']`. Every record is made by a PRNG seeded with its owner's id, so the data
- * is the same on every run and in whatever order it is first read; lists are made on
- * first use.
+ * actions modules (used by 130 / 3 / 0 action versions) and phone message types `['sms']`.
+ * Every record is made by a PRNG seeded with its owner's id.
+ * So the data is the same on every run, in whatever order it is first read.
+ * Lists are made on first use.
  */
 export const defaultSeed: Seeder = (target) => {
   for (const organization of ORGANIZATIONS) {
@@ -125,9 +125,9 @@ const HEX = '0123456789abcdef';
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * `count` invitations of one organization, oldest first, with strictly increasing
- * `created_at` (1 minute to 3 hours apart) from 2024-01-08; about a third carry
- * roles, a fifth app or user metadata, half a connection id.
+ * `count` invitations of one organization, oldest first, from 2024-01-08.
+ * Their `created_at` strictly increases, 1 minute to 3 hours apart.
+ * About a third carry roles, a fifth app or user metadata, and half a connection id.
  */
 function generateInvitations(organizationId: string, organizationName: string, domain: string, count: number): InvitationRecord[] {
   const random = createRandom(`invitations:${organizationId}`);

@@ -22,10 +22,11 @@ export interface ModuleSeed {
 }
 
 /**
- * The tenant's data (`emulator.data`): organizations with their invitations, actions
- * modules with the actions that use them, and the enabled phone factor types. Changes
- * are seen by the next request. Everything added is checked against the SDK's schemas
- * (a `TypeError` names the problem), so the emulator never serves what the platform could not.
+ * The tenant's data (`emulator.data`): organizations with their invitations,
+ * actions modules with the actions that use them, and the enabled phone factor types.
+ * The next request sees every change.
+ * Everything added is checked against the platform's documented rules; a `TypeError` names the problem.
+ * So the emulator never serves what the platform could not.
  */
 export interface EmulatorData {
   readonly organizations: {
@@ -70,7 +71,7 @@ export interface EmulatorData {
     /** Removes every usage of a module. */
     clear(moduleId: string): void;
   };
-  /** The enabled phone factor types (spec 2.6); assign to change them (`sms`/`voice`, no duplicates). */
+  /** The enabled phone factor types; assign to change them (`sms`/`voice`, no duplicates, else `TypeError`). */
   phoneMessageTypes: readonly PhoneMessageTypeRecord[];
   /** Throws away every change: back to the seed the emulator was created with. */
   reset(): void;
@@ -263,7 +264,7 @@ export class TenantStore implements EmulatorData, SeedTarget {
       ticket_id: ticketId,
       ...given,
     };
-    // The schema answers with the fields in the spec's order, whatever order the caller used.
+    // The schema returns the fields in the platform's documented order, whatever order the caller used.
     const result = InvitationRecord.safeParse(filled);
     if (!result.success) throw new TypeError(`invalid invitation: ${describeIssues(result.error.issues)}`);
     return result.data;

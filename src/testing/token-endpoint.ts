@@ -13,13 +13,13 @@ export interface TokenEndpointContext extends ClientAuthenticationContext {
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 /**
- * `POST /oauth/token` (spec 5.1 item 2): the client-credentials grant, with a form
- * (`application/x-www-form-urlencoded`) or JSON body. The client authenticates with
- * `client_secret_post`, `client_secret_basic` or `private_key_jwt`; `audience` must be
- * `{origin}/api/v2/`; an optional `scope` narrows the client's granted scopes. Answers
- * `{ access_token, token_type: 'Bearer', expires_in, scope }`, or `{ error, error_description }`:
- * 400 `invalid_request` / `unsupported_grant_type`, 401 `invalid_client`, 403 `access_denied`
- * (for another audience, with the expected one and the likely mistake).
+ * `POST /oauth/token`: the client-credentials grant, with a form (`application/x-www-form-urlencoded`) or JSON body.
+ * The client authenticates with `client_secret_post`, `client_secret_basic` or `private_key_jwt`.
+ * `audience` must be `{origin}/api/v2/`; an optional `scope` narrows the client's granted scopes.
+ * Answers `{ access_token, token_type: 'Bearer', expires_in, scope }`, or `{ error, error_description }`.
+ * The errors are 400 `invalid_request` or `unsupported_grant_type`, 401 `invalid_client` and 403 `access_denied`.
+ * A 403 for another audience names the expected one and the likely mistake.
+ * Methods other than POST are 405.
  */
 export async function handleTokenRequest(request: Request, origin: string, context: TokenEndpointContext): Promise<Response> {
   if (request.method !== 'POST') {

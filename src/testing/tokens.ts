@@ -106,9 +106,9 @@ export class AccessTokens {
 }
 
 /**
- * Why a token signed by an emulator of this process has another tenant's `iss`: it
- * was made by `createAccessToken` for another origin (the token endpoint issues for
- * the origin it is asked at), typically `emulator.origin` sent to `listen()`'s server.
+ * Why a token signed by an emulator of this process has another tenant's `iss`.
+ * It was made by `createAccessToken` for another origin, since the token endpoint issues for the origin it is asked at.
+ * Typically it was made for `emulator.origin` and sent to `listen()`'s server.
  */
 function issuerHint(issuer: unknown, expectedIssuer: string): string | undefined {
   if (typeof issuer !== 'string') return undefined;

@@ -2,11 +2,11 @@ import { authenticationError, json } from './responses.js';
 import type { AccessTokens } from './tokens.js';
 
 /**
- * `GET /userinfo` (spec 5.2, "OAuth2 access token"): answers `{ sub }` for a bearer
- * access token the emulator issued to this origin (signed by it, unexpired, `iss`
- * `{origin}/`). The emulator issues client-credentials tokens only, so `sub` is
- * `{clientId}@clients` and there are no profile claims. Anything else is 401
- * `invalid_token` with `WWW-Authenticate: Bearer`; methods other than GET are 405.
+ * `GET /userinfo`, authenticated with an OAuth2 access token: answers `{ sub }`.
+ * The bearer token must be one the emulator issued to this origin.
+ * That is signed by it, unexpired, with `iss` `{origin}/` and `aud` `{origin}/api/v2/`.
+ * The emulator issues client-credentials tokens only, so `sub` is `{clientId}@clients` and there are no profile claims.
+ * Any other token is 401 `invalid_token` with `WWW-Authenticate: Bearer`; methods other than GET are 405.
  */
 export async function handleUserInfo(request: Request, origin: string, tokens: AccessTokens): Promise<Response> {
   if (request.method !== 'GET') {

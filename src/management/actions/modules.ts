@@ -6,14 +6,14 @@ import type { Transport } from '../../core/transport.js';
 import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
 import { validateParams } from '../../core/validation.js';
 
-// ── Schemas (spec section 2.5) ───────────────────────────────────────────────
-// The spec does not say which fields are required, nor the allowed values of
-// `status` and runtime names: every field is optional but typed, and unknown
-// fields are kept (the platform adds fields over time).
+// ── Response schemas ─────────────────────────────────────────────────────────
+// The platform does not document which fields are required, nor the values of
+// `status` and the runtime names. So every field is optional but typed, and
+// unknown fields are kept: the platform adds fields over time.
 
-/** A trigger an action version supports (spec 2.5.2). Every field optional: the spec does not say which are required. */
+/** A trigger an action version supports. Every field is optional: the platform does not document which are required. */
 export const ActionTriggerSchema = z.looseObject({
-  /** The trigger's id, e.g. `post-login`. Not in spec 2.5.2's table, but sent by the platform. */
+  /** The trigger's id, e.g. `post-login`. The platform sends it, though its API reference does not list it. */
   id: z.optional(z.string()),
   version: z.optional(z.string()),
   status: z.optional(z.string()),
@@ -22,7 +22,7 @@ export const ActionTriggerSchema = z.looseObject({
   compatible_triggers: z.optional(z.array(z.looseObject({ id: z.optional(z.string()), version: z.string() }))),
 });
 
-/** One deployed action version that references the module (spec 2.5.1). Every field optional: the spec does not say which are required. */
+/** One deployed action version that uses the module. Every field is optional: the platform does not document which are required. */
 export const ActionModuleUsageSchema = z.looseObject({
   action_id: z.optional(z.string()),
   action_name: z.optional(z.string()),
@@ -32,9 +32,10 @@ export const ActionModuleUsageSchema = z.looseObject({
 });
 
 /**
- * The answer of `GET /actions/modules/{id}/actions` (spec 2.5). `actions` is the
- * answer's content and required; `total`, `page` and `per_page` are read when
- * present (the spec marks none required, and `page`/`per_page` only echo the request).
+ * The answer of `GET /actions/modules/{id}/actions`: `{ actions, total, page, per_page }`.
+ * `actions` holds the records and is required.
+ * `total`, `page` and `per_page` are read when present; the platform marks none of them required.
+ * `page` and `per_page` only echo the request.
  */
 export const ActionModuleUsagePageSchema = z.looseObject({
   actions: z.array(ActionModuleUsageSchema),
@@ -43,7 +44,7 @@ export const ActionModuleUsagePageSchema = z.looseObject({
   per_page: z.optional(z.number()),
 });
 
-/** A trigger an action version supports (spec 2.5.2). Members the platform adds are kept at run time, not typed. */
+/** A trigger an action version supports. Members the platform adds are kept at run time, not typed. */
 export interface ActionTrigger {
   /** The trigger's id, e.g. `post-login`. */
   id?: string | undefined;
@@ -54,7 +55,7 @@ export interface ActionTrigger {
   compatible_triggers?: { id?: string | undefined; version: string }[] | undefined;
 }
 
-/** One deployed action version that references a module (spec 2.5.1). Members the platform adds are kept at run time, not typed. */
+/** One deployed action version that uses a module. Members the platform adds are kept at run time, not typed. */
 export interface ActionModuleUsage {
   action_id?: string | undefined;
   action_name?: string | undefined;
@@ -63,7 +64,7 @@ export interface ActionModuleUsage {
   supported_triggers?: ActionTrigger[] | undefined;
 }
 
-/** One page of the actions that use a module (spec 2.5). */
+/** One page of the actions that use a module. */
 export interface ActionModuleUsagePage {
   actions: ActionModuleUsage[];
   /** How many actions use the module in all (absent when the server leaves it out). */
@@ -78,12 +79,12 @@ type _TriggerMatchesSchema = Assert<IsExactly<ActionTrigger, KnownMembers<z.infe
 type _UsageMatchesSchema = Assert<IsExactly<ActionModuleUsage, KnownMembers<z.infer<typeof ActionModuleUsageSchema>>>>;
 type _UsagePageMatchesSchema = Assert<IsExactly<ActionModuleUsagePage, KnownMembers<z.infer<typeof ActionModuleUsagePageSchema>>>>;
 
-// ── Parameter rules (spec section 4.2) ───────────────────────────────────────
+// ── Parameter rules ──────────────────────────────────────────────────────────
 
 /**
- * Records per page when `per_page` is not given to the iterator. The spec does
- * not show the endpoint's default or bounds for `per_page`; the client uses the
- * platform's usual 1–100 (default 50) for list endpoints.
+ * Records per page when `per_page` is not given to the iterator: 50.
+ * The platform documents no default or bounds of `per_page` for this endpoint.
+ * The client uses the platform's usual ones for list endpoints: 1–100, default 50.
  */
 export const DEFAULT_MODULE_ACTIONS_PER_PAGE = 50;
 
@@ -93,7 +94,7 @@ export const ActionModuleIdSchema = z
   .check(z.minLength(1, 'module id must not be empty'));
 
 const perPage = {
-  /** Records per page, 1–100 (bounds not shown by the spec; the platform's usual ones). */
+  /** Records per page, 1–100: the platform's usual bounds, since none are documented for this endpoint. */
   per_page: z.optional(PerPageSchema),
 };
 
@@ -128,10 +129,12 @@ export class ActionModules {
   }
 
   /**
-   * Lists the deployed action versions that use a module (`GET /actions/modules/{id}/actions`,
-   * spec 4.2): `{ actions, total, page, per_page }`. `page` ≥ 0 and `per_page` 1–100 are
-   * checked before sending. The spec shows no required scope, so the token's scopes
-   * are not checked before sending (the platform grants action reads with `read:actions`).
+   * Lists one page of the deployed action versions that use a module (`GET /actions/modules/{id}/actions`).
+   * Returns `{ actions, total, page, per_page }`.
+   * The module id must not be empty; `page` starts at 0; `per_page` is 1–100.
+   * A broken rule throws `RequestValidationError`, and nothing is sent.
+   * The platform documents no scope for this endpoint, so the client checks none before sending.
+   * The platform grants action reads with `read:actions`, and answers 403 (`ForbiddenError`) without it.
    */
   async listActions(moduleId: string, params: ListModuleActionsParams = {}, options?: RequestOptions): Promise<ActionModuleUsagePage> {
     const path = actionsPathOf(moduleId);
@@ -150,14 +153,14 @@ export class ActionModules {
   }
 
   /**
-   * Iterates over every action that uses a module, a page at a time (lazily), until
-   * `total` records were yielded; no extra empty request. `onPage` is told after each
-   * completed page (`{ page, records, total }`); `page` resumes there:
-   * `iterateActions(id, { page: checkpoint.page + 1 })`, with the same `per_page`.
+   * Iterates over every action version that uses a module, one page request at a time.
+   * Pages hold 50 records unless `per_page` says otherwise, and are fetched as you read.
+   * The iteration ends once `total` records are yielded, without an extra empty request.
+   * `onPage` is called after each completed page with `{ page, records, total }`.
+   * To resume after a checkpoint, pass `page: checkpoint.page + 1` with the same `per_page`.
    *
-   * A server that pages otherwise than asked (more records than `per_page`, another `page`
-   * or `per_page` than requested, or records that contradict its `total`) makes the iterator
-   * throw `ResponseValidationError`, after yielding the records of the pages before.
+   * A server may page otherwise than asked: more records than `per_page`, another `page` or `per_page`, or records that contradict its `total`.
+   * The iterator then throws `ResponseValidationError`, after yielding the records of the earlier pages.
    */
   iterateActions(
     moduleId: string,

@@ -6,29 +6,29 @@ import type { Transport } from '../../core/transport.js';
 import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js';
 import { validateParams } from '../../core/validation.js';
 
-// ── Schemas (spec section 2.6) ───────────────────────────────────────────────
+// ── Response schemas ─────────────────────────────────────────────────────────
 
 /**
- * A phone MFA factor type: `sms` or `voice`, as read from a response. A type the
- * platform adds later is kept (typed `string & {}`), never fatal (DESIGN).
+ * A phone MFA factor type as read from a response: `sms` or `voice`.
+ * A type the platform adds later is kept (typed `string & {}`), never an error.
  */
 export const PhoneMessageTypeSchema = openEnum(['sms', 'voice']);
 
-/** The phone factor types enabled for the tenant (spec 2.6). */
+/** The phone factor types enabled for the tenant: `{ message_types }`. */
 export const PhoneMessageTypesSchema = z.looseObject({
   message_types: z.array(PhoneMessageTypeSchema),
 });
 
 /** A phone MFA factor type: `'sms' | 'voice'`, or a type the platform added later. */
 export type PhoneMessageType = z.infer<typeof PhoneMessageTypeSchema>;
-/** The phone factor types enabled for the tenant (spec 2.6). Members the platform adds are kept at run time, not typed. */
+/** The phone factor types enabled for the tenant. Members the platform adds are kept at run time, not typed. */
 export interface PhoneMessageTypes {
   message_types: PhoneMessageType[];
 }
 
 type _PhoneMessageTypesMatchSchema = Assert<IsExactly<PhoneMessageTypes, KnownMembers<z.infer<typeof PhoneMessageTypesSchema>>>>;
 
-// ── Parameter rules (spec section 4.3) ───────────────────────────────────────
+// ── Parameter rules ──────────────────────────────────────────────────────────
 
 /** The body of `PUT /guardian/factors/phone/message-types`: the whole list, `sms`/`voice`, no duplicates; empty disables both. */
 export const SetPhoneMessageTypesParamsSchema = z.strictObject({
@@ -60,9 +60,9 @@ const EncodingSchema = z.optional(z.enum(['json', 'form'], "encoding must be 'js
 
 /**
  * `guardian.phone`: which phone MFA factors (SMS, voice) are enabled for the tenant.
- * The spec shows no required scopes for these endpoints, so the token's scopes are
- * not checked before sending (the platform grants them with `read:guardian_factors`
- * and `update:guardian_factors`).
+ * The platform documents no scopes for these endpoints, so the client checks none before sending.
+ * The platform grants them with `read:guardian_factors` and `update:guardian_factors`.
+ * Without them it answers 403 (`ForbiddenError`).
  */
 export class GuardianPhone {
   readonly #transport: Transport;
@@ -72,15 +72,17 @@ export class GuardianPhone {
     this.#transport = transport;
   }
 
-  /** Reads the enabled phone factor types (`GET /guardian/factors/phone/message-types`, spec 4.4). */
+  /** Reads the enabled phone factor types (`GET /guardian/factors/phone/message-types`). */
   getMessageTypes(options?: RequestOptions): Promise<PhoneMessageTypes> {
     return this.#transport.request({ method: 'GET', path: PATH, schema: PhoneMessageTypesSchema, options });
   }
 
   /**
-   * Replaces the whole list of enabled phone factor types (`PUT /guardian/factors/phone/message-types`,
-   * spec 4.3). Values are checked before sending: only `sms`/`voice`, no duplicates; an
-   * empty list disables both. JSON by default; `{ encoding: 'form' }` sends a form body.
+   * Replaces the whole list of enabled phone factor types (`PUT /guardian/factors/phone/message-types`).
+   * Returns the list the platform stored.
+   * The list may hold only `sms` and `voice`, without repeats; an empty list disables both.
+   * A broken rule throws `RequestValidationError`, and nothing is sent.
+   * The body is JSON by default; `{ encoding: 'form' }` sends a form body.
    */
   async setMessageTypes(params: SetPhoneMessageTypesParams, options: SetPhoneMessageTypesOptions = {}): Promise<PhoneMessageTypes> {
     const body = validateParams(SetPhoneMessageTypesParamsSchema, params);

@@ -17,14 +17,14 @@ import type { Assert, IsExactly, KnownMembers } from '../../core/type-checks.js'
 import { validateParams } from '../../core/validation.js';
 import type { Scope } from '../scopes.js';
 
-// ── Schemas (spec sections 2.1–2.4) ──────────────────────────────────────────
+// ── Response schemas ─────────────────────────────────────────────────────────
 
-/** Who sent an invitation (spec 2.2): `name`, 1–300 characters. */
+/** Who sent an invitation: a `name` of 1–300 characters. */
 export const OrganizationInvitationInviterSchema = z.looseObject({
   name: z.string().check(z.minLength(1), z.maxLength(300)),
 });
 
-/** Who is invited (spec 2.3): an `email`. */
+/** Who is invited: an `email` address. */
 export const OrganizationInvitationInviteeSchema = z.looseObject({
   email: emailAddress(),
 });
@@ -33,10 +33,11 @@ const timestamp = z.iso.datetime({ offset: true });
 const freeForm = freeFormObject();
 
 /**
- * An invitation to join an organization (spec 2.1). No field is required (a
- * `fields` filter returns only some). Read forward-compatibly (DESIGN): a property
- * the platform adds later is kept, not refused, although the spec's table says
- * "additional properties: false"; a known property of the wrong type still fails.
+ * An invitation to join an organization, as the platform sends it.
+ * No field is required, since a `fields` filter returns only some.
+ * The platform documents no other properties.
+ * A property it adds later is kept, not refused.
+ * A known property of the wrong type fails validation.
  */
 export const OrganizationInvitationSchema = z.looseObject({
   id: z.optional(z.string()),
@@ -55,9 +56,11 @@ export const OrganizationInvitationSchema = z.looseObject({
 });
 
 /**
- * The invitation list with `include_totals: true` (spec 2.4). The total count is not
- * returned. Unknown properties are kept. `start` and `limit` only echo the request
- * (the spec marks no member required): an answer without them is read, not refused.
+ * The invitation list with `include_totals: true`: `{ start, limit, invitations }`.
+ * The platform returns no total count.
+ * `start` and `limit` only echo the request, and the platform marks neither required.
+ * An answer without them is read, not refused.
+ * Unknown properties are kept.
  */
 export const OrganizationInvitationPageSchema = z.looseObject({
   start: z.optional(z.number()),
@@ -67,19 +70,19 @@ export const OrganizationInvitationPageSchema = z.looseObject({
 
 const OrganizationInvitationListSchema = z.array(OrganizationInvitationSchema);
 
-/** Who sent an invitation (spec 2.2). */
+/** Who sent an invitation. */
 export interface OrganizationInvitationInviter {
   /** The inviter's name, 1–300 characters. */
   name: string;
 }
 
-/** Who is invited (spec 2.3). */
+/** Who is invited. */
 export interface OrganizationInvitationInvitee {
   /** The invitee's email address. */
   email: string;
 }
 
-/** An invitation to join an organization (spec 2.1). Every member is optional: a `fields` filter returns only some. */
+/** An invitation to join an organization. Every member is optional: a `fields` filter returns only some. */
 export interface OrganizationInvitation {
   /** The invitation's id. */
   id?: string | undefined;
@@ -107,7 +110,7 @@ export interface OrganizationInvitation {
   ticket_id?: string | undefined;
 }
 
-/** One page of invitations with `start` and `limit` (spec 2.4). */
+/** One page of invitations with its `start` and `limit`, as `list` returns it with `include_totals: true`. */
 export interface OrganizationInvitationPage {
   /** Index of the first invitation of the page (absent when the server leaves it out). */
   start?: number | undefined;
@@ -132,9 +135,9 @@ export type OrganizationInvitationField = keyof OrganizationInvitation;
 export const ORGANIZATION_INVITATION_FIELDS = Object.keys(OrganizationInvitationSchema.def.shape) as OrganizationInvitationField[];
 
 /**
- * The order of a list of invitations: an invitation field, or a member of one that
- * has members (`inviter.name`, `invitee.email`, any member of `app_metadata` or
- * `user_metadata`), ascending (`created_at:1`) or descending (`created_at:-1`).
+ * The order of a list of invitations: `field:1` ascending (`created_at:1`) or `field:-1` descending (`created_at:-1`).
+ * The field is an invitation field, or a member of one that has members.
+ * Those are `inviter.name`, `invitee.email`, and any member of `app_metadata` or `user_metadata`.
  */
 // Written as a union of two halves, not `…:${1 | -1}`: a union written out keeps this name, so an
 // error shows `OrganizationInvitationSort` instead of its 34 members.
@@ -142,7 +145,7 @@ export type OrganizationInvitationSort =
   | `${OrganizationInvitationField | 'inviter.name' | 'invitee.email' | `${'app_metadata' | 'user_metadata'}.${string}`}:1`
   | `${OrganizationInvitationField | 'inviter.name' | 'invitee.email' | `${'app_metadata' | 'user_metadata'}.${string}`}:-1`;
 
-// ── Parameter rules (spec sections 4.1 and 8) ────────────────────────────────
+// ── Parameter rules ──────────────────────────────────────────────────────────
 
 /** Records per page when `per_page` is not given. */
 export const DEFAULT_INVITATIONS_PER_PAGE = 50;
@@ -150,14 +153,14 @@ export const DEFAULT_INVITATIONS_PER_PAGE = 50;
 /** The order of invitations when `sort` is not given: newest first. */
 export const DEFAULT_INVITATIONS_SORT = 'created_at:-1';
 
-/** Organization ids are 1–50 characters (spec 4.1, 8). */
+/** An organization id: 1–50 characters. */
 export const OrganizationIdSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'organizationId is required' : 'organizationId must be a string') })
   .check(z.minLength(1, 'organization id must not be empty'), z.maxLength(50, 'organization id must be at most 50 characters'));
 
 const knownFields = new Set<string>(ORGANIZATION_INVITATION_FIELDS);
 const SORT_FORM = /^([A-Za-z_]\w*)((?:\.\w+)*):-?1$/;
-/** The members a sort may name, by field: the invitation's objects (free-form metadata: every member, at every depth). */
+/** The members a sort may name below each object field. In the free-form metadata, any member at any depth. */
 const SORTABLE_MEMBERS: Readonly<Record<string, readonly string[] | 'any'>> = {
   inviter: ['.name'],
   invitee: ['.email'],
@@ -195,7 +198,7 @@ const sharedParams = {
   sort: z.optional(sort),
 };
 
-/** The rules of `GET /organizations/{id}/invitations`'s query (spec 4.1, 8). */
+/** The query rules of `GET /organizations/{id}/invitations`, checked before sending. */
 export const ListOrganizationInvitationsParamsSchema = z
   .strictObject({
     ...sharedParams,
@@ -216,9 +219,9 @@ export const IterateOrganizationInvitationsParamsSchema = z
   .strictObject({
     ...sharedParams,
     /**
-     * At the 1000-record paging window with more records left: `'throw'` (default)
-     * throws `PagingLimitError` after yielding all 1000; `'stop'` stops quietly
-     * (`onPage` is then told `limitReached: true`).
+     * What happens after the first 1000 records when the server holds more.
+     * `'throw'` (the default) throws `PagingLimitError` once all 1000 are yielded.
+     * `'stop'` stops quietly; `onPage` is then told `limitReached: true`.
      */
     onLimit: z.optional(z.enum(['throw', 'stop'], "onLimit must be 'throw' or 'stop'")),
     /** The page (of `per_page` records) to start at, to resume: an `onPage` checkpoint's `page + 1`. Default 0. */
@@ -235,9 +238,9 @@ export const IterateOrganizationInvitationsParamsSchema = z
 
 /**
  * Query parameters of `organizations.invitations.list` (`GET /organizations/{id}/invitations`).
- * The type parameters are filled in from the call: `IncludeTotals` is what `include_totals`
- * was given as (it decides the result type), `Sort` is the `sort` given, checked against
- * the form `field:1` / `field:-1`.
+ * TypeScript fills in the type parameters from the call.
+ * `IncludeTotals` is the type of `include_totals`: it picks the result type.
+ * `Sort` is the `sort` given, checked against the form `field:1` / `field:-1`.
  */
 export interface ListOrganizationInvitationsParams<
   IncludeTotals extends boolean | undefined = boolean,
@@ -275,11 +278,13 @@ export class OrganizationInvitations {
   }
 
   /**
-   * Lists an organization's invitations (`GET /organizations/{id}/invitations`,
-   * scope `read:organization_invitations`). A plain array, or with
-   * `include_totals: true` the page object `{ start, limit, invitations }`.
-   * Every rule of spec sections 4.1 and 8 is checked before sending
-   * (`RequestValidationError`); see {@link ListOrganizationInvitationsParams}.
+   * Lists one page of an organization's invitations (`GET /organizations/{id}/invitations`).
+   * Returns an array, or `{ start, limit, invitations }` with `include_totals: true`.
+   * The token needs the scope `read:organization_invitations`: a readable JWT without it throws `InsufficientScopeError` before sending.
+   * The organization id is 1–50 characters; `page` starts at 0; `per_page` is 1–100, default 50.
+   * The platform refuses pages past the first 1000 records: `(page + 1) * per_page` may not exceed 1000.
+   * A broken rule throws `RequestValidationError`, and nothing is sent.
+   * See {@link ListOrganizationInvitationsParams} for every parameter.
    */
   // One signature, not one per `include_totals` value: a mistake gets one short error, not one per overload.
   list<IncludeTotals extends boolean | undefined = undefined, Sort extends string = OrganizationInvitationSort>(
@@ -305,19 +310,20 @@ export class OrganizationInvitations {
   }
 
   /**
-   * Iterates over all invitations of an organization, one page request at a time
-   * (lazily: stopping after five records costs one request). The API lets a client
-   * page through the first 1000 records only: after yielding all of them the
-   * iterator throws `PagingLimitError` if the server holds more, or stops quietly
-   * with `onLimit: 'stop'`. Parameters are checked before the first request.
+   * Iterates over all invitations of an organization, one page request at a time.
+   * Pages are fetched as you read: stopping after five records costs one request.
+   * The platform refuses pages past the first 1000 records.
+   * After yielding those 1000, the iterator throws `PagingLimitError` if the server holds more.
+   * With `onLimit: 'stop'` it stops quietly instead.
+   * A broken parameter rule throws `RequestValidationError` from `iterate` itself, before any request.
    *
-   * `onPage` is told after each completed page (`{ page, records, total?, limitReached }`);
-   * `page` resumes there: `iterate(id, { page: checkpoint.page + 1 })`, with the same
-   * `per_page`, `sort` and filters. A resumed iteration reaches the same 1000 records.
+   * `onPage` is called after each completed page with `{ page, records, total?, limitReached }`.
+   * To resume after a checkpoint, pass `page: checkpoint.page + 1`.
+   * Keep the same `per_page`, `sort` and filters.
+   * A resumed iteration reaches the same first 1000 records.
    *
-   * A server that pages otherwise than asked (more records than `per_page`, or a page whose
-   * `start` or `limit` is not the one requested) makes the iterator throw
-   * `ResponseValidationError`, after yielding the records of the pages before.
+   * A server may page otherwise than asked: more records than `per_page`, or another `start` or `limit`.
+   * The iterator then throws `ResponseValidationError`, after yielding the records of the earlier pages.
    */
   iterate(
     organizationId: string,

@@ -3,15 +3,16 @@ import { json, managementError } from '../responses.js';
 import { MODULE_ACTIONS_PER_PAGE } from '../spec.js';
 import type { Operation } from './operation.js';
 
-// The spec (4.2) shows neither the default nor the bounds of `per_page`, nor a paging
-// window: the emulator uses the client's (1–100, default 50) and no window.
+// The platform documents neither the default nor the bounds of `per_page`, nor a paging
+// window. The emulator uses the client's (1–100, default 50) and no window.
 
 /**
- * `GET /actions/modules/{id}/actions` (spec 4.2): `{ actions, total, page, per_page }`,
- * in the order the usages were added. The spec shows no scope; the emulator requires
- * `read:actions`. `page` integer ≥ 0 (default 0), `per_page` integer 1–100 (default 50);
- * other or repeated parameters give 400 `invalid_query_string`. An unknown module gives
- * 404 `No module found by that id`, errorCode `inexistent_module`.
+ * `GET /actions/modules/{id}/actions`: answers `{ actions, total, page, per_page }`.
+ * The actions come in the order the usages were added.
+ * The platform documents no scope; the emulator requires `read:actions`.
+ * `page` is an integer ≥ 0 (default 0), and `per_page` an integer 1–100 (default 50).
+ * Other or repeated parameters, and broken rules, give 400 `invalid_query_string`.
+ * An unknown module gives 404 `No module found by that id`, errorCode `inexistent_module`.
  */
 export const listModuleActions: Operation = {
   method: 'GET',

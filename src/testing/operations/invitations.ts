@@ -22,19 +22,19 @@ interface Sort {
 }
 
 /**
- * `GET /organizations/{id}/invitations` (spec 4.1, 7.1, 8), scope `read:organization_invitations`.
+ * `GET /organizations/{id}/invitations`, with the scope `read:organization_invitations`.
+ * The emulator follows the platform's documented rules:
  *
- * - `id` at most 50 characters, else 400 `invalid_uri` (a path validation error, as the
- *   platform tags those);
- * - `page` integer ≥ 0 (default 0), `per_page` integer 1–100 (default 50),
- *   `include_totals` / `include_fields` `true` or `false`, `fields` a comma-separated
- *   list of invitation fields (empty: all), `sort` `field:1` or `field:-1` (default
- *   `created_at:-1`; any invitation field, dotted paths such as `invitee.email` too;
- *   ties are broken by `id` in the same direction, so the order is strict). Unknown
- *   or repeated parameters, and every broken rule, give 400 `invalid_query_string`
- *   with the reasons;
- * - `(page + 1) * per_page > 1000` gives 400 with `PAGING_WINDOW_MESSAGE`, errorCode `invalid_paging`;
- * - an unknown organization gives 404 `No organization found by that id`, errorCode `inexistent_organization`.
+ * - `id` is at most 50 characters, else 400 `invalid_uri` (a path validation error, as the platform tags those).
+ * - `page` is an integer ≥ 0 (default 0), and `per_page` an integer 1–100 (default 50).
+ * - `include_totals` and `include_fields` are `true` or `false`.
+ * - `fields` is a comma-separated list of invitation fields; empty means all.
+ * - `sort` is `field:1` or `field:-1`; the default is `created_at:-1`.
+ *   It names an invitation field, or a member: `inviter.name`, `invitee.email`, or any member of the metadata.
+ *   Ties are broken by `id` in the same direction, so the order is strict.
+ * - Unknown or repeated parameters, and every broken rule, give 400 `invalid_query_string` with the reasons.
+ * - `(page + 1) * per_page > 1000` gives 400 `Requesting page exceeds the allowed maximum of 1000 records`, errorCode `invalid_paging`.
+ * - An unknown organization gives 404 `No organization found by that id`, errorCode `inexistent_organization`.
  *
  * Answers an array, or `{ start, limit, invitations }` with `include_totals=true`.
  */

@@ -9,8 +9,9 @@ const PATH = '/guardian/factors/phone/message-types';
 const TYPES: readonly string[] = ['sms', 'voice'];
 
 /**
- * `GET /guardian/factors/phone/message-types` (spec 4.4): `{ message_types }`. The spec
- * shows no scope; the emulator requires `read:guardian_factors`. Takes no query parameters.
+ * `GET /guardian/factors/phone/message-types`: answers `{ message_types }`.
+ * The platform documents no scope; the emulator requires `read:guardian_factors`.
+ * It takes no query parameters: any one gives 400 `invalid_query_string`.
  */
 export const getPhoneMessageTypes: Operation = {
   method: 'GET',
@@ -24,9 +25,9 @@ export const getPhoneMessageTypes: Operation = {
 };
 
 /**
- * `PUT /guardian/factors/phone/message-types` (spec 4.3): replaces the list and answers
- * 200 `{ message_types }`. The spec shows no scope or status; the emulator requires
- * `update:guardian_factors` and answers 200. Bodies:
+ * `PUT /guardian/factors/phone/message-types`: replaces the list and answers 200 `{ message_types }`.
+ * The platform documents no scope or status; the emulator requires `update:guardian_factors` and answers 200.
+ * It reads two kinds of body:
  *
  * - `application/json`: `{ "message_types": ["sms", "voice"] }`, no other property;
  * - `application/x-www-form-urlencoded`: one pair per type, `message_types=sms&message_types=voice`
