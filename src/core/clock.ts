@@ -56,7 +56,10 @@ export function whenAborted(signal: AbortSignal, listener: () => void): () => vo
 /** Resolves like `promise`, but rejects with the signal's reason as soon as `signal` aborts (the work goes on for others). */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    promise.catch(() => {}); // given up on: its failure is nobody's
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const stop = whenAborted(signal, () => reject(signal.reason));
     promise.then(resolve, reject).finally(stop);

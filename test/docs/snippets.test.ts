@@ -58,7 +58,13 @@ describe('documentation snippets', () => {
       types: ['node'],
       skipLibCheck: true,
       baseUrl: root,
-      paths: { idplatform: ['src/index.ts'], 'idplatform/*': ['src/*/index.ts'] },
+      // As tsconfig.json maps them: the package's internal imports too, so nothing is read from a build in dist/.
+      paths: {
+        idplatform: ['src/index.ts'],
+        'idplatform/*': ['src/*/index.ts'],
+        '#compile-schema': ['src/core/compiled-schema.ts'],
+        '#node-server': ['src/testing/node-server.ts'],
+      },
     });
     const problems = ts
       .getPreEmitDiagnostics(program)

@@ -88,11 +88,7 @@ const params = fc.oneof(fc.dictionary(fc.constantFrom(...paramKeys), paramValue,
 /** Errors the properties produced, for the secret scan. */
 const produced: unknown[] = [];
 
-/**
- * A JSON answer whose init members are all own properties: `Response.json(body)`
- * reads `headers` from a polluted Object.prototype on some Node versions (24), which
- * would break this fake server, not the SDK under test.
- */
+/** A 200 answer with a JSON body. */
 function jsonResponse(body: unknown): Response {
   return new Response(JSON.stringify(body), { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' } });
 }
@@ -245,31 +241,6 @@ describe('properties: arbitrary parameters (issue 9 §3)', () => {
           }
         }
       }),
-    );
-  });
-
-  it('with Object.prototype polluted, requests are unchanged', async () => {
-    const polluted = Object.prototype as Record<string, unknown>;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom('per_page', 'page', 'fields', 'sort', 'include_totals', 'authorization', 'signal', 'headers'),
-        anyValue,
-        async (key, value) => {
-          const { client, sent } = recordingClient();
-          polluted[key] = value;
-          try {
-            await settle(() => client.organizations.invitations.list('org_1'), sent);
-          } finally {
-            delete polluted[key];
-          }
-          if (sent.length === 0) return;
-          const url = new URL((sent[0] as Request).url);
-          expect(url.pathname).toBe('/api/v2/organizations/org_1/invitations');
-          expect([...url.searchParams.keys()]).toEqual([]);
-          expect((sent[0] as Request).headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
-        },
-      ),
-      { numRuns: Math.min(RUNS, 200) },
     );
   });
 });

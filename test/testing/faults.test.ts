@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { TokenResponseSchema } from '../../src/core/token-response.js';
+import { TokenResponseSchema } from '../../src/core/tokens/response.js';
 import { ActionModuleUsagePageSchema } from '../../src/management/actions/modules.js';
 import { PhoneMessageTypesSchema } from '../../src/management/guardian/phone.js';
 import { OrganizationInvitationPageSchema, OrganizationInvitationSchema } from '../../src/management/organizations/invitations.js';

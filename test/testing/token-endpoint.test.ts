@@ -1,6 +1,6 @@
 import { createLocalJWKSet, exportJWK, exportSPKI, generateKeyPair, jwtVerify, SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clientSecretBasic } from '../../src/core/client-authentication/client-secret.js';
+import { clientSecretBasic } from '../../src/core/tokens/client-authentication/client-secret.js';
 import { type ClientRegistration, DEFAULT_CLIENT_SCOPES, type TenantEmulator } from '../../src/testing/index.js';
 import { defaultGrant, emulatorWithClock, read, tokenRequest } from '../helpers/emulator.js';
 

@@ -157,13 +157,13 @@ export class Sender {
       // A preparation that hangs (a `token` function, a signing) ends with the attempt.
       const prepared = await untilAborted(Promise.resolve(call.prepare(attempt.signal)), attempt.signal);
       const { body } = prepared;
-      // Checked like the caller's own (they carry a user's token, mTLS edge headers): one fetch cannot send is refused unquoted.
-      const own = prepared.headers && checkedHeaders(prepared.headers);
       const exchange = this.#http(call.query?.size ? `${path}?${call.query}` : path, {
         method,
         // The body's own type, whatever `Content-Type` the caller's headers name.
         headers:
-          body === undefined ? { ...headers, ...own } : { ...headers, ...own, 'content-type': 'json' in body ? 'application/json' : FORM },
+          body === undefined
+            ? { ...headers, ...prepared.headers }
+            : { ...headers, ...prepared.headers, 'content-type': 'json' in body ? 'application/json' : FORM },
         ...(body !== undefined && ('json' in body ? { json: body.json } : { body: body.form })),
         signal: attempt.signal,
       }).then(async (response) => {
