@@ -6,45 +6,31 @@
  * idplatform's code (under Node with its bundled dependencies, and with
  * `JSON.parse` of the body, which V8 counts in its caller), code zod generated (its
  * compiled validators), undici (`fetch`), web streams, timers, abort signals,
- * garbage collection, built-ins and the rest of Node. The `ky` variant counts ky
- * and `JSON.parse` apart ("dependency: ky", "benchmark script").
+ * garbage collection, built-ins and the rest of Node. The `kyAlone` variant counts
+ * ky and `JSON.parse` apart ("dependency: ky", "benchmark script").
  *
- * Variants: raw, auth0, validating, unvalidated (bench/lib/variants.mjs), and
- * ky (ky alone: the same request with `res.text()` + `JSON.parse`, no SDK). Compare
- * two variants in two runs of this script, on a quiet machine. `--top N` also lists
+ * Variants (bench/lib/variants.mjs): raw, kyAlone (ky alone: a ky instance with the
+ * options the SDK's sender uses, `.text()` + `JSON.parse`, no SDK code; `ky` is
+ * accepted for it), auth0, validating, unvalidated. Compare two variants in two
+ * runs of this script, on a quiet machine. `--top N` also lists
  * the N functions with the most self time per call (name, file, line, part).
  */
 import { Session } from 'node:inspector/promises';
-import { ORG_ID, PER_PAGE } from './lib/fixtures.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { startServer } from './lib/server-process.mjs';
 import { runConcurrently } from './lib/stats.mjs';
-import { createVariant, fetchBenchToken } from './lib/variants.mjs';
+import { createVariant } from './lib/variants.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const index = args.indexOf(name);
   return index >= 0 ? Number(args[index + 1]) : fallback;
 };
-const variant = args.find((arg) => !arg.startsWith('--') && !/^\d+$/.test(arg)) ?? 'validating';
+const named = args.find((arg) => !arg.startsWith('--') && !/^\d+$/.test(arg)) ?? 'validating';
+const variant = named === 'ky' ? 'kyAlone' : named;
 const CALLS = option('--calls', 5_000);
 const CONCURRENCY = option('--concurrency', 1);
 const TOP = option('--top', 0);
-
-/** ky alone, as the SDK uses it: one instance per token sending its bearer header, a timeout per call, the body read and parsed. */
-async function createKyOnly(port) {
-  const { default: ky } = await import('ky');
-  const origin = `http://127.0.0.1:${port}`;
-  const token = await fetchBenchToken(port);
-  const http = ky.create({
-    prefixUrl: `${origin}/api/v2`,
-    retry: 0,
-    throwHttpErrors: false,
-    headers: { accept: 'application/json', authorization: `Bearer ${token}` },
-  });
-  const path = `organizations/${ORG_ID}/invitations?per_page=${PER_PAGE}&include_totals=true`;
-  return async () => JSON.parse(await (await http(path, { timeout: 30_000 })).text());
-}
 
 /** The part of the code a profile node belongs to. */
 function partOf({ url, functionName }) {
@@ -68,7 +54,7 @@ function partOf({ url, functionName }) {
 prepare();
 const server = await startServer();
 try {
-  const call = variant === 'ky' ? await createKyOnly(server.port) : await createVariant(variant, server.port);
+  const call = await createVariant(variant, server.port);
   await runConcurrently(call, 500, CONCURRENCY);
   const session = new Session();
   session.connect();

@@ -1,22 +1,50 @@
 /**
- * The four ways of listing the 50 invitations that the comparison benchmark runs
- * side by side: raw `fetch` + `res.json()`, auth0@7's `ManagementClient`, and
- * idplatform's `ManagementClient` (built `dist/`, imported as `idplatform/management`)
- * with and without response validation. Each variant's SDK is imported only when
- * that variant is created, so a child process measuring one variant loads only it.
+ * The five ways of listing the 50 invitations (one page, with totals) that the
+ * comparison benchmark runs side by side, each a function that makes the call once
+ * and resolves to the 50 records:
+ *
+ * - raw: `fetch` + `res.json()`, the floor of any client;
+ * - kyAlone: a ky instance with the options the SDK's sender gives its own (prefix
+ *   URL, `accept` and `user-agent` headers, no retry, no timeout, no thrown HTTP
+ *   errors, redirects not followed), one bearer header and a fresh abort signal per
+ *   call as the SDK sends, the body read with `.text()` and `JSON.parse`: everything
+ *   the SDK does below its own code, with none of it;
+ * - auth0: auth0@7's `ManagementClient`, the reference SDK;
+ * - validating / unvalidated: idplatform's `ManagementClient` (the built `dist/`,
+ *   imported as `idplatform/management`) with and without response validation.
+ *
+ * Each variant's library is imported only when that variant is created, so a child
+ * process measuring one variant loads only it.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { BENCH_DOMAIN, CLIENT_ID, CLIENT_SECRET, ORG_ID, PER_PAGE } from './fixtures.mjs';
 
 /** Variant names, in the order the tables show them. */
-export const VARIANT_NAMES = /** @type {const} */ (['raw', 'auth0', 'validating', 'unvalidated']);
+export const VARIANT_NAMES = /** @type {const} */ (['raw', 'kyAlone', 'auth0', 'validating', 'unvalidated']);
 
 /** Human labels of the variants. */
 export const VARIANT_LABELS = {
   raw: 'raw fetch + res.json()',
+  kyAlone: "ky alone (the SDK's ky options, .text() + JSON.parse)",
   auth0: 'auth0@7.1.0 ManagementClient',
   validating: 'idplatform, validating',
   unvalidated: 'idplatform, validateResponses: false',
 };
+
+/** The package root, whose node_modules hold the SDK's own dependencies (ky among them). */
+const ROOT_URL = new URL('../../', import.meta.url);
+
+/**
+ * ky as the SDK gets it: resolved from the package root's node_modules (a dependency
+ * of the SDK), not from the bench's own.
+ */
+async function importKy() {
+  const requireFromRoot = createRequire(new URL('package.json', ROOT_URL));
+  const { default: ky } = await import(pathToFileURL(requireFromRoot.resolve('ky')).href);
+  return ky;
+}
 
 /**
  * A `fetch` that sends `https://{BENCH_DOMAIN}/…` to the loopback server instead.
@@ -62,6 +90,29 @@ export async function createVariant(name, port) {
         const response = await loopbackFetch(url, init);
         if (!response.ok) throw new Error(`raw fetch: HTTP ${response.status}`);
         return (await response.json()).invitations;
+      };
+    }
+    case 'kyAlone': {
+      const ky = await importKy();
+      const token = await fetchBenchToken(port);
+      const { version } = JSON.parse(readFileSync(new URL('package.json', ROOT_URL), 'utf8'));
+      // The options of the SDK's sender (its `ky.create` call), with the user-agent it sends under Node.
+      const http = ky.create({
+        prefixUrl: `${origin}/api/v2`,
+        headers: { accept: 'application/json', 'user-agent': `idplatform/${version} node/${process.versions.node}` },
+        retry: 0,
+        timeout: false,
+        throwHttpErrors: false,
+        redirect: 'manual',
+      });
+      const path = `organizations/${ORG_ID}/invitations?page=0&per_page=${PER_PAGE}&include_totals=true`;
+      const headers = { authorization: `Bearer ${token}` };
+      return async () => {
+        // A fresh signal per call, as the SDK passes one per attempt.
+        const response = await http(path, { headers, signal: new AbortController().signal });
+        const text = await response.text();
+        if (!response.ok) throw new Error(`ky alone: HTTP ${response.status}`);
+        return JSON.parse(text).invitations;
       };
     }
     case 'auth0': {
