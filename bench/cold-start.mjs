@@ -2,7 +2,7 @@
  * `npm run bench:cold`: cold import of each entry from the builds `npm run build`
  * makes (the modular `dist/` bundlers get, `dist/node/` that Node's `import` loads,
  * and `dist/*.cjs`) against the same entries bundled by esbuild with some or all of
- * their dependencies (issue 8 item 3). Report only; changes no build.
+ * their dependencies. Report only; changes no build.
  *
  *   node bench/cold-start.mjs [--runs N]
  *

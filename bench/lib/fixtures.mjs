@@ -1,6 +1,6 @@
 /**
  * The data the comparison benchmark serves: 50 organization invitations that are
- * valid per  (emails, https URLs, ISO timestamps, roles, metadata), about 32 KB
+ * valid by the platform's rules (emails, https URLs, ISO timestamps, roles, metadata), about 32 KB
  * of JSON with `include_totals=true`, and a long-lived client-credentials token.
  */
 
@@ -17,7 +17,7 @@ export const CLIENT_SECRET = 'bench-client-secret-not-a-real-one';
 const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Barbara', 'Edsger', 'Frances', 'Donald', 'Margaret', 'Ken', 'Radia'];
 const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing', 'Liskov', 'Dijkstra', 'Allen', 'Knuth', 'Hamilton', 'Thompson', 'Perlman'];
 
-/** One invitation record as the platform returns it (every field of ). */
+/** One invitation record as the platform returns it (every field it has). */
 function invitation(index) {
   const first = FIRST_NAMES[index % FIRST_NAMES.length];
   const last = LAST_NAMES[(index * 7) % LAST_NAMES.length];
@@ -44,7 +44,7 @@ function invitation(index) {
 /** The 50 invitations. */
 export const INVITATIONS = Array.from({ length: PER_PAGE }, (_, index) => invitation(index));
 
-/** The list as `include_totals=true` returns it (): what every variant requests. */
+/** The list as `include_totals=true` returns it : what every variant requests. */
 export const INVITATION_PAGE_BODY = JSON.stringify({ start: 0, limit: PER_PAGE, invitations: INVITATIONS });
 /** The plain array form (`include_totals` false). */
 export const INVITATION_LIST_BODY = JSON.stringify(INVITATIONS);
