@@ -1,5 +1,6 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
 const entry = {
@@ -33,9 +34,9 @@ export const INTERNAL_ENTRIES = [
 export const ESM_ONLY_DEPENDENCIES = ['ky', 'p-retry', 'is-network-error', 'jose'];
 
 /**
- * Every runtime dependency. The builds Node loads (`dist/node/*.js` through the
- * `node` export condition, and `dist/*.cjs`) carry them inside, one file per entry
- * plus shared and lazy chunks: resolving and compiling zod's 95 module files and
+ * Every runtime dependency. The build Node loads (`dist/*.cjs`, also through the
+ * ES module entries of dist/node/ for `import`) carries them inside, one file per
+ * entry plus shared and lazy chunks: resolving and compiling zod's 95 module files and
  * ky's, p-retry's and jose's at start cost about twice the whole cold import
  * (bench/cold-start-results.md). The SDK's schemas stay zod 4 schemas (zod checks
  * traits, not prototypes), a caller's own schema is parsed with its own `safeParse`,
@@ -55,7 +56,7 @@ const common = {
   external: ['msw', '#compile-schema', '#node-server'],
 } satisfies Options;
 
-/** The Node builds resolve `#compile-schema` to zod's compiler, loaded lazily as a chunk of the same build (the same zod copy). */
+/** The Node build resolves `#compile-schema` to zod's compiler, loaded lazily as a chunk of the same build (the same zod copy). */
 const bundled = {
   ...common,
   entry: Object.fromEntries(Object.entries(entry).filter(([name]) => !INTERNAL_ENTRIES.includes(name))),
@@ -76,36 +77,98 @@ export default defineConfig([
     format: ['esm'],
     clean: true,
     treeshake: true,
-    onSuccess: () => rewriteBuilt((file) => file.endsWith('.js') && !file.startsWith('node/'), oneSourceMapComment),
+    onSuccess: () => finishModular('dist'),
   },
-  // For Node (`node` condition of `import`).
-  {
-    ...bundled,
-    format: ['esm'],
-    outDir: 'dist/node',
-    onSuccess: () => rewriteBuilt((file) => file.startsWith('node/') && file.endsWith('.js'), oneSourceMapComment),
-  },
-  // For `require`.
+  // For `require`, and for Node's `import` through the entries `finishCommonJs` writes in dist/node/.
   {
     ...bundled,
     format: ['cjs'],
     dts: true,
-    onSuccess: () =>
-      rewriteBuilt(
-        (file) => file.endsWith('.cjs'),
-        (code) => requireLazyChunks(oneSourceMapComment(code)),
-      ),
+    onSuccess: () => finishCommonJs('dist'),
   },
 ]);
 
-/** Rewrites the files of dist/ that `select` picks (paths relative to dist/) with `rewrite`. */
-async function rewriteBuilt(select: (file: string) => boolean, rewrite: (code: string) => string): Promise<void> {
-  const files = (await readdir('dist', { recursive: true })).filter(select);
+/** What the modular build gets after tsup (`dir` is its output directory). */
+export async function finishModular(dir: string): Promise<void> {
+  await rewriteBuilt(dir, (file) => file.endsWith('.js') && !file.startsWith('node/'), oneSourceMapComment);
+  await sourceMapsForOwnCode(dir, (file) => file.endsWith('.js.map') && !file.startsWith('node/'));
+}
+
+/** What the CommonJS build gets after tsup, and the Node `import` entries over it. */
+export async function finishCommonJs(dir: string): Promise<void> {
+  await rewriteBuilt(
+    dir,
+    (file) => file.endsWith('.cjs'),
+    (code) => requireLazyChunks(oneSourceMapComment(code)),
+  );
+  await sourceMapsForOwnCode(dir, (file) => file.endsWith('.cjs.map'));
+  await writeNodeImportEntries(dir);
+}
+
+/** Rewrites the files of `dir` that `select` picks (paths relative to `dir`) with `rewrite`. */
+async function rewriteBuilt(dir: string, select: (file: string) => boolean, rewrite: (code: string) => string): Promise<void> {
+  const files = (await readdir(dir, { recursive: true })).filter(select);
   for (const file of files) {
-    const path = join('dist', file);
+    const path = join(dir, file);
     const code = await readFile(path, 'utf8');
     const rewritten = rewrite(code);
     if (rewritten !== code) await writeFile(path, rewritten);
+  }
+}
+
+/** A map's source is the SDK's own code unless it lies in node_modules (a dependency the CommonJS build bundles). */
+export const isDependencySource = (source: string): boolean => /(^|\/)node_modules\//.test(source);
+
+/**
+ * The source ships once, as `src/` in the tarball: each map names its `.ts` files
+ * (`../src/…`) without their text. A dependency's text stays embedded, since users
+ * do not have its sources at that path. A chunk of dependency code only (zod, jose,
+ * ky) or of re-exports only gets no map: there is no frame of ours to map there.
+ */
+async function sourceMapsForOwnCode(dir: string, select: (file: string) => boolean): Promise<void> {
+  for (const file of (await readdir(dir, { recursive: true })).filter(select)) {
+    const path = join(dir, file);
+    const map = JSON.parse(await readFile(path, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+    if (map.sources.every(isDependencySource)) {
+      await rm(path);
+      const code = join(dir, file.slice(0, -'.map'.length));
+      await writeFile(code, (await readFile(code, 'utf8')).replace(/\n?\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'));
+      continue;
+    }
+    map.sourcesContent = map.sources.map((source, index) => (isDependencySource(source) ? (map.sourcesContent?.[index] ?? null) : null));
+    await writeFile(path, JSON.stringify(map));
+  }
+}
+
+/**
+ * dist/node/: what Node's `import` loads (the `node` condition), ES modules that take
+ * everything from the CommonJS build. Node then runs one copy of the SDK whether an app
+ * imports or requires it (one `ManagementClient` class, one token cache), and the
+ * package ships the bundled code once. `/testing/msw` takes its handlers from the
+ * modular build instead, so that they come from the same msw as the app's
+ * `import { setupServer } from 'msw/node'`; its other exports still come from CommonJS.
+ */
+async function writeNodeImportEntries(dir: string): Promise<void> {
+  const requireBuilt = createRequire(resolve(dir, 'package.json'));
+  const exportsOf = (name: string) => Object.keys(requireBuilt(resolve(dir, `${name}.cjs`))).sort();
+  for (const name of Object.keys(entry).filter((name) => !INTERNAL_ENTRIES.includes(name))) {
+    const path = join(dir, 'node', `${name}.js`);
+    const from = (target: string) => relative(dirname(path), join(dir, target)).replaceAll('\\', '/');
+    let code: string;
+    if (name === 'testing/msw/index') {
+      // Read, not required: requiring it would load msw's CommonJS build.
+      const commonJs = await readFile(join(dir, `${name}.cjs`), 'utf8');
+      const names = [...commonJs.matchAll(/^(?:exports\.(\w+) =|Object\.defineProperty\(exports, "(\w+)")/gm)].map(
+        ([, a, b]) => a ?? b ?? '',
+      );
+      const shared = exportsOf('testing/index').filter((exported) => names.includes(exported));
+      const own = names.filter((exported) => !shared.includes(exported)).sort();
+      code = `import commonJs from '${from('testing/index.cjs')}';\n\nexport const { ${shared.join(', ')} } = commonJs;\nexport { ${own.join(', ')} } from '${from(`${name}.js`)}';\n`;
+    } else {
+      code = `import commonJs from '${from(`${name}.cjs`)}';\n\nexport const { ${exportsOf(name).join(', ')} } = commonJs;\n`;
+    }
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, code);
   }
 }
 

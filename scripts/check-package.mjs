@@ -1,5 +1,11 @@
 // `npm run check:package`: checks the package as users install it (run after `npm run build`).
 //
+//   node scripts/check-package.mjs [--report-only[=size,files]]
+//
+// 0. The tarball (`npm pack --dry-run`): at most 700 kB packed and 220 files; the source
+//    once, as src/ (source maps name its files and embed only the dependencies' text);
+//    no tests, scripts or build markers. `--report-only=files` prints the file budget's
+//    failure and goes on (CI's setting while it is not met).
 // 1. publint (strict) and @arethetypeswrong/cli (every subpath, every resolution mode
 //    including `node10`) on the packed package.
 // 2. No `.cjs` file of dist/ requires a dependency that ships ESM only, or calls `import()`;
@@ -12,15 +18,19 @@
 //    browser build, not the Node one) and of the emulator with its msw handlers; and a
 //    CommonJS TypeScript consumer (`module: node16`, `skipLibCheck: false`,
 //    `exactOptionalPropertyTypes` off) of every entry but `/testing/msw`.
-// Also: every built file has one sourceMappingURL comment (tsup's extra tree-shaking
+// 5. In that project, with msw installed: the msw example under Jest, as a CommonJS and as
+//    an ES module test file, with and without `--experimental-vm-modules`, on Node 20, 22,
+//    24 and 26. The table in docs/testing.md says which of these work; each must do
+//    exactly what it says.
+// Also: every built file names its source map at most once (tsup's extra tree-shaking
 // pass used to append a second), and every value each entry's declarations export exists in each of its builds (a
 // class exported as a type only must not be declared as a value: `import { X }` would
 // type-check and fail at run time).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -28,6 +38,12 @@ const requireFromRoot = createRequire(join(ROOT, 'package.json'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const bin = (name) => join(ROOT, 'node_modules/.bin', name);
 const run = (command, args, options = {}) => execFileSync(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+
+const reportOnlyArg = process.argv.slice(2).find((arg) => arg === '--report-only' || arg.startsWith('--report-only='));
+const reportOnly = reportOnlyArg === '--report-only' ? true : new Set(reportOnlyArg?.slice('--report-only='.length).split(',') ?? []);
+/** The tarball's budget, in npm's units (1 kB = 1000 bytes, as `npm pack` prints it). */
+const MAX_PACKED_BYTES = 700_000;
+const MAX_FILES = 220;
 
 /** Dependencies that ship ESM only; the CommonJS build must bundle them (see tsup.config.ts). */
 const ESM_ONLY = ['ky', 'p-retry', 'is-network-error', 'jose'];
@@ -44,14 +60,41 @@ const KNOWN_EXPORTS = {
   './redis': 'createRedisTokenCache',
 };
 /**
- * Subpaths whose own dependency cannot be `require`d under Jest on Node 20: msw 2
- * depends on ESM-only packages (rettime), so `idplatform/testing/msw` is for ESM
- * test runners (vitest) and for Jest on Node >= 24.9 (require(esm)).
+ * Subpaths whose own dependency Jest cannot `require` without `--experimental-vm-modules`:
+ * msw 2 depends on ES-module-only packages (rettime). Step 5 runs it where it can run.
  */
 const NOT_UNDER_JEST_CJS = ['./testing/msw'];
+const problems = [];
 const subpaths = Object.keys(packageJson.exports).filter((subpath) => subpath !== './package.json');
 const unknown = subpaths.filter((subpath) => !(subpath in KNOWN_EXPORTS));
 if (unknown.length > 0) throw new Error(`scripts/check-package.mjs: add a known export for ${unknown.join(', ')}`);
+
+console.log('── The tarball: its budget, the source once, nothing of the repository only');
+const [packed] = JSON.parse(execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }));
+const packedFiles = new Set(packed.files.map((file) => file.path));
+const overBudget = [];
+console.log(`${(packed.size / 1000).toFixed(1)} kB packed (budget ${MAX_PACKED_BYTES / 1000} kB), ${packed.entryCount} files (budget ${MAX_FILES})`);
+if (packed.size > MAX_PACKED_BYTES) overBudget.push(['size', `the tarball is ${packed.size} bytes packed, over ${MAX_PACKED_BYTES}`]);
+if (packed.entryCount > MAX_FILES) overBudget.push(['files', `the tarball holds ${packed.entryCount} files, over ${MAX_FILES}`]);
+for (const [key, message] of overBudget) {
+  if (reportOnly === true || reportOnly.has(key)) console.log(`FAIL (reported only): ${message}`);
+  else problems.push(message);
+}
+const repositoryOnly = [...packedFiles].filter((path) => /^(test|examples|bench|scripts|api|docs\/api)\/|^dist\/\.built$|^CONTRIBUTING\.md$/.test(path));
+if (repositoryOnly.length > 0) problems.push(`the tarball ships files for the repository only: ${repositoryOnly.join(', ')}`);
+for (const file of readdirSync(join(ROOT, 'dist'), { recursive: true }).filter((name) => name.endsWith('.map'))) {
+  const { sources, sourcesContent = [] } = JSON.parse(readFileSync(join(ROOT, 'dist', file), 'utf8'));
+  for (const [index, source] of sources.entries()) {
+    const path = relative(ROOT, resolve(ROOT, 'dist', dirname(file), source)).split(sep).join('/');
+    const embedded = typeof sourcesContent[index] === 'string';
+    // The SDK's own code ships once, in src/; a dependency the CommonJS build bundles is embedded instead.
+    if (/(^|\/)node_modules\//.test(source) ? !embedded : embedded || !packedFiles.has(path)) {
+      problems.push(`dist/${file} names ${path}: ${embedded ? 'embedded, though src/ ships it' : 'neither packed nor embedded'}`);
+    }
+  }
+}
+if (problems.length > 0) throw new Error(problems.join('\n'));
+console.log('ok');
 
 console.log('── publint');
 run(bin('publint'), ['--strict']);
@@ -60,7 +103,6 @@ console.log('── @arethetypeswrong/cli (node10, node16 CJS/ESM, bundler)');
 run(bin('attw'), ['--pack', '.', '--format', 'table-flipped']);
 
 console.log('── CommonJS output: no ESM-only dependency, no import()');
-const problems = [];
 for (const file of readdirSync(join(ROOT, 'dist'), { recursive: true }).filter((name) => name.endsWith('.cjs'))) {
   const code = readFileSync(join(ROOT, 'dist', file), 'utf8');
   for (const name of ESM_ONLY) {
@@ -86,11 +128,21 @@ for (const file of loadedByNode) {
 if (problems.length > 0) throw new Error(problems.join('\n'));
 console.log(`ok (${loadedByNode.length} files)`);
 
-console.log('── Every built file names its source map once, on its last line');
+console.log('── Every built file names its source map at most once, on its last line, and each map is named');
+const named = new Set();
 for (const file of readdirSync(join(ROOT, 'dist'), { recursive: true }).filter((name) => /\.(c?js)$/.test(name))) {
   const code = readFileSync(join(ROOT, 'dist', file), 'utf8');
   const comments = code.match(/^\/\/# sourceMappingURL=.*$/gm) ?? [];
-  if (comments.length !== 1 || !code.trimEnd().endsWith(comments[0])) problems.push(`dist/${file} has ${comments.length} sourceMappingURL comments`);
+  // A file of re-exports or of dependency code only has no map (tsup.config.ts): no frame of the SDK's code is there.
+  if (comments.length > 1 || (comments.length === 1 && !code.trimEnd().endsWith(comments[0]))) {
+    problems.push(`dist/${file} has ${comments.length} sourceMappingURL comments`);
+  }
+  const map = comments[0] && join(dirname(file), comments[0].slice('//# sourceMappingURL='.length));
+  if (map && !existsSync(join(ROOT, 'dist', map))) problems.push(`dist/${file} names dist/${map}, which does not exist`);
+  if (map) named.add(map);
+}
+for (const map of readdirSync(join(ROOT, 'dist'), { recursive: true }).filter((name) => name.endsWith('.map'))) {
+  if (!named.has(map)) problems.push(`dist/${map} is named by no file`);
 }
 if (problems.length > 0) throw new Error(problems.join('\n'));
 console.log('ok');
@@ -111,6 +163,11 @@ for (const subpath of subpaths) {
     const missing = valueExportsOf(join(ROOT, types)).filter((name) => !(name in loaded));
     if (missing.length > 0) problems.push(`${types} declares ${missing.join(', ')} as values, which ${build} does not export`);
   }
+  // Node's `import` (dist/node/) and `require` run the same CommonJS build: one copy of each class. The msw handlers are not in it.
+  const esmNode = await import(join(ROOT, esm.node)).catch(() => ({})); // msw missing: nothing to compare
+  const commonJs = await (async () => requireFromRoot(join(ROOT, cjs.default)))().catch(() => ({}));
+  const apart = Object.keys(esmNode).filter((name) => name !== 'createMswHandlers' && name in commonJs && esmNode[name] !== commonJs[name]);
+  if (apart.length > 0) problems.push(`${esm.node} and ${cjs.default} do not share ${apart.join(', ')}`);
 }
 if (problems.length > 0) throw new Error(problems.join('\n'));
 console.log('ok');
@@ -127,6 +184,7 @@ try {
   run(process.execPath, [join(ROOT, 'node_modules/jest/bin/jest.js'), '--ci', '--rootDir', project, '--testEnvironment', 'node'], { cwd: project });
   await checkBrowserBundles(project);
   checkCommonJsConsumerTypes(project);
+  checkMswUnderJest(project);
 } finally {
   rmSync(project, { recursive: true, force: true });
 }
@@ -230,6 +288,113 @@ export const used = [AuthenticationClient, createTenantEmulator, createRedisToke
     throw new Error(ts.formatDiagnostics(diagnostics, host));
   }
   console.log('ok');
+}
+
+/**
+ * The msw example of docs/testing.md under Jest, from the packed tarball with msw
+ * installed, as a user runs it: `npx jest`, or with `NODE_OPTIONS=--experimental-vm-modules`,
+ * a CommonJS test file (`require`) and an ES module one (`import`), on each Node of the
+ * table in docs/testing.md ("Under Jest"). Each cell must hold: "works" passes, "fails"
+ * fails (so the page stays exact when msw or Jest changes).
+ */
+function checkMswUnderJest(project) {
+  const table = jestTable(readFileSync(join(ROOT, 'docs/testing.md'), 'utf8'));
+  const majors = [...new Set(table.map((cell) => cell.node))];
+  console.log(`── msw under Jest from the packed tarball, Node ${majors.join(', ')}, as docs/testing.md says`);
+  const msw = JSON.parse(readFileSync(requireFromRoot.resolve('msw/package.json'), 'utf8')).version;
+  run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `msw@${msw}`], { cwd: project });
+  const example = (load) => `${load}
+const emulator = createTenantEmulator();
+const server = setupServer(...createMswHandlers(emulator));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
+test('ManagementClient lists invitations through the msw handlers', async () => {
+  const management = new ManagementClient({ domain: emulator.domain, ...emulator.credentials });
+  expect(await management.organizations.invitations.list('org_small')).toHaveLength(5);
+}, 30_000);
+`;
+  const files = {
+    require: [
+      'msw-require.test.js',
+      example(`const { setupServer } = require('msw/node');
+const { ManagementClient } = require('idplatform/management');
+const { createTenantEmulator } = require('idplatform/testing');
+const { createMswHandlers } = require('idplatform/testing/msw');`),
+    ],
+    import: [
+      'msw-import.test.mjs',
+      example(`import { setupServer } from 'msw/node';
+import { ManagementClient } from 'idplatform/management';
+import { createTenantEmulator } from 'idplatform/testing';
+import { createMswHandlers } from 'idplatform/testing/msw';`),
+    ],
+  };
+  for (const [name, code] of Object.values(files)) writeFileSync(join(project, name), `// Generated by scripts/check-package.mjs.\n${code}`);
+  const wrong = [];
+  for (const major of majors) {
+    const node = major === Number(process.versions.node.split('.')[0]) ? process.execPath : nodeBinary(major);
+    for (const flag of [false, true]) {
+      const report = join(project, 'jest-report.json');
+      rmSync(report, { force: true });
+      const env = { ...process.env, NODE_OPTIONS: flag ? '--experimental-vm-modules' : '' };
+      const jest = [join(ROOT, 'node_modules/jest/bin/jest.js'), '--ci', '--rootDir', project, '--testEnvironment', 'node'];
+      // Without the flag, also the test of step 3 (no msw): `idplatform/testing` needs no flag on any of these versions.
+      const args = [...jest, '--testMatch', flag ? '**/msw-*.test.*' : '**/{msw-*,require}.test.*', '--json', '--outputFile', report];
+      const { stderr } = spawnSync(node, args, { cwd: project, env, encoding: 'utf8' });
+      if (!existsSync(report)) throw new Error(`Jest on Node ${major} wrote no report:\n${stderr}`);
+      const { testResults } = JSON.parse(readFileSync(report, 'utf8'));
+      const plain = testResults.find((entry) => entry.name.endsWith('/require.test.js'));
+      if (!flag) console.log(`${plain?.status === 'passed' ? 'ok  ' : 'FAIL'} without msw (require.test.js), no flag, Node ${major}`);
+      if (!flag && plain?.status !== 'passed') wrong.push(`Node ${major}, no flag: the Jest test without msw fails (${plain?.message ?? 'no result'})`);
+      for (const cell of table.filter((cell) => cell.node === major && cell.flag === flag)) {
+        const result = testResults.find((entry) => entry.name.endsWith(files[cell.file][0]));
+        const works = result?.status === 'passed';
+        const what = `${cell.file}, ${flag ? 'NODE_OPTIONS=--experimental-vm-modules' : 'no flag'}, Node ${major}`;
+        console.log(`${works === cell.works ? 'ok  ' : 'FAIL'} ${what}: ${works ? 'works' : 'fails'}`);
+        if (works !== cell.works) {
+          const reason = result?.message?.split('\n').find((line) => line.trim() !== '') ?? 'no result';
+          wrong.push(`${what}: docs/testing.md says it ${cell.works ? 'works' : 'fails'}, it ${works ? 'works' : `fails (${reason.trim()})`}`);
+        }
+      }
+    }
+  }
+  if (wrong.length > 0) throw new Error(`docs/testing.md's Jest table is not what Jest does:\n${wrong.join('\n')}`);
+}
+
+/**
+ * The cells of the table under "## Under Jest" in docs/testing.md: a row per test file
+ * (`require` or `import`) and flag (none or `--experimental-vm-modules`), a column per
+ * Node major ("Node 20"), each "works" or "fails".
+ */
+function jestTable(page) {
+  const section = page.split(/^## /m).find((part) => part.startsWith('Under Jest'));
+  if (section === undefined) throw new Error('docs/testing.md has no "## Under Jest" section');
+  const rows = section.split('\n').filter((line) => line.startsWith('|'));
+  const header = rows[0]?.split('|').map((cell) => cell.trim()) ?? [];
+  const nodes = header.map((cell) => Number(/^Node (\d+)$/.exec(cell)?.[1]));
+  const cells = [];
+  for (const row of rows.slice(2)) {
+    const [, file = '', flag = '', ...values] = row.split('|').map((cell) => cell.trim());
+    const kind = file.includes('require') ? 'require' : file.includes('import') ? 'import' : undefined;
+    if (kind === undefined) throw new Error(`docs/testing.md, Jest table: a row for neither require nor import: ${row}`);
+    values.forEach((value, index) => {
+      const node = nodes[index + 3];
+      if (!node) return;
+      if (value !== 'works' && value !== 'fails') throw new Error(`docs/testing.md, Jest table: "${value}" is neither works nor fails: ${row}`);
+      cells.push({ file: kind, flag: flag.includes('--experimental-vm-modules'), node, works: value === 'works' });
+    });
+  }
+  if (cells.length === 0) throw new Error('docs/testing.md, "Under Jest": no table of Node versions');
+  return cells;
+}
+
+/** The `node` binary of `node@{major}` from the npm registry (npx's cache), as CI gets Node 24 and 26. */
+function nodeBinary(major) {
+  const output = execFileSync(npm, ['exec', '--yes', '--package', `node@${major}`, '--', 'node', '-p', 'process.execPath'], { cwd: ROOT, encoding: 'utf8' });
+  const path = output.split('\n').find((line) => line.startsWith('/'));
+  if (path === undefined) throw new Error(`npx could not provide node@${major}:\n${output}`);
+  return path.trim();
 }
 
 /**

@@ -137,7 +137,6 @@ describe("AuthenticationClient's onResponse hook", () => {
   });
 });
 
-
 describe('a custom fetch whose failure carries the request', () => {
   const TOKEN = 'opaque-management-token-0123456789';
   const management = (fetch: (request: Request) => Promise<Response>) =>

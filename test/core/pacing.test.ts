@@ -1,8 +1,8 @@
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from '../../src/core/pacing.js';
 import { resolveRetryPolicy } from '../../src/core/options.js';
+import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from '../../src/core/pacing.js';
 import { callerTokenProvider } from '../../src/core/tokens/provider.js';
 import { Transport, type TransportSettings } from '../../src/core/transport.js';
 import { createFakeClock } from '../helpers/clock.js';

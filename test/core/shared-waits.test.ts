@@ -1,9 +1,3 @@
-/**
- * Waits that calls share, and the caller's signal: a token lock held elsewhere ends
- * in a token of this process's own, which the call gets; a long-lived signal passed
- * to many calls carries at most one listener of the SDK, and nothing once they are over.
- */
-import { getEventListeners } from 'node:events';
 import { ManagementClient } from 'idplatform/management';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -109,6 +103,4 @@ describe('a token lock held elsewhere (fake timers)', () => {
     expect(requestTimes.filter((time) => time < resetSec * 1000)).toHaveLength(1);
     expect(requestTimes).toHaveLength(2);
   });
-
 });
-

@@ -11,8 +11,8 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/core/errors.js';
-import { resolveRetryPolicy } from '../../src/core/options.js';
 import type { FetchLike, ResponseInfo } from '../../src/core/options.js';
+import { resolveRetryPolicy } from '../../src/core/options.js';
 import { callerTokenProvider, type TokenProvider } from '../../src/core/tokens/provider.js';
 import { Transport } from '../../src/core/transport.js';
 import { createFakeClock } from '../helpers/clock.js';
@@ -277,6 +277,5 @@ describe('Transport', () => {
         ['Bearer token-1', null],
       ]);
     });
-
   });
 });

@@ -1,8 +1,9 @@
 /**
- * What `npm pack` ships: the license, the repository links, and source maps whose
- * every source is a file of the tarball. The JavaScript and its maps are built
- * with the project's tsup config into a temporary directory (no `.d.ts`, which
- * carries no maps), so the test needs no earlier `npm run build`.
+ * What `npm pack` ships: the license, the repository links, the API reference, and
+ * the SDK's source once (src/, which every source map names without embedding it).
+ * The JavaScript and its maps are built with the project's tsup config into a
+ * temporary directory (no `.d.ts`, which carries no maps), then finished as
+ * `npm run build` finishes them, so the test needs no earlier build.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -11,11 +12,13 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Options } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import config from '../../tsup.config.js';
+import config, { finishCommonJs, finishModular, isDependencySource } from '../../tsup.config.js';
 
 const root = join(import.meta.dirname, '../..');
 let packed: Set<string>;
 let outDir: string;
+/** The built files whose map named some of the SDK's own code before the build was finished. */
+const ownCode = new Set<string>();
 
 beforeAll(async () => {
   const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
@@ -25,13 +28,19 @@ beforeAll(async () => {
   const [report] = JSON.parse(stdout) as [{ files: { path: string }[] }];
   packed = new Set(report.files.map((file) => file.path));
   outDir = await mkdtemp(join(tmpdir(), 'idplatform-dist-'));
-  // tsup.config.ts holds one config per build (modular ESM; ESM for Node and CJS with the dependencies bundled).
+  // tsup.config.ts holds one config per build (modular ESM; CJS with the dependencies bundled).
   for (const options of (Array.isArray(config) ? config : [config]) as Options[]) {
-    const { onSuccess: _postBuild, ...buildOptions } = options; // its rewrite targets dist/, not this directory
+    const { onSuccess: _postBuild, ...buildOptions } = options; // it finishes dist/, not this directory (below)
     const into = join(outDir, relative('dist', buildOptions.outDir ?? 'dist'));
     await build({ ...buildOptions, outDir: into, dts: false, silent: true, clean: false });
   }
-}, 120_000);
+  for (const map of (await readdir(outDir, { recursive: true })).filter((name) => name.endsWith('.map'))) {
+    const { sources } = JSON.parse(await readFile(join(outDir, map), 'utf8')) as { sources: string[] };
+    if (!sources.every(isDependencySource)) ownCode.add(map.slice(0, -'.map'.length));
+  }
+  await finishModular(outDir);
+  await finishCommonJs(outDir);
+}, 180_000);
 
 afterAll(async () => {
   if (outDir) await rm(outDir, { recursive: true, force: true });
@@ -54,30 +63,46 @@ describe('the npm tarball', () => {
     });
   });
 
-  it('every source of every source map is a file in the tarball', async () => {
+  it('every source a source map names is a file in the tarball, or a dependency the map embeds', async () => {
     const maps = (await readdir(outDir, { recursive: true })).filter((name) => name.endsWith('.map'));
     expect(maps.length).toBeGreaterThan(4);
-    const missing: string[] = [];
+    const wrong: string[] = [];
     for (const map of maps) {
       const { sources, sourcesContent = [] } = JSON.parse(await readFile(join(outDir, map), 'utf8')) as {
         sources: string[];
         sourcesContent?: (string | null)[];
       };
-      // Wherever the map is built, each source names one file of the repository: that file must be packed,
-      // or be a dependency the CommonJS build bundles (ky, p-retry, jose), whose text the map embeds.
+      // Wherever the map is built, each source names one file of the repository: the SDK's own must be packed
+      // (and not embedded: src/ is its one copy); a dependency the CommonJS build bundles (ky, jose, zod) is embedded.
       for (const [index, source] of sources.entries()) {
         const path = relative(root, resolve(dirname(join(outDir, map)), source))
           .split(sep)
           .join('/');
-        const embeddedDependency = path.startsWith('node_modules/') && typeof sourcesContent[index] === 'string';
-        if (!packed.has(path) && !embeddedDependency) missing.push(`${map} → ${path}`);
+        const embedded = typeof sourcesContent[index] === 'string';
+        if (isDependencySource(source) ? !embedded : embedded || !packed.has(path))
+          wrong.push(`${map} → ${path}${embedded ? ' (embedded)' : ''}`);
       }
     }
-    expect(missing).toEqual([]);
+    expect(wrong).toEqual([]);
   });
 
-  it('ships no tests, examples or generated API pages', () => {
-    const unexpected = [...packed].filter((path) => /^(test|examples|bench|scripts|docs\/api)\//.test(path));
+  it("keeps a source map for every built file that holds some of the SDK's own code", async () => {
+    expect(ownCode.size).toBeGreaterThan(4);
+    const files = new Set(await readdir(outDir, { recursive: true }));
+    expect([...ownCode].filter((file) => !files.has(`${file}.map`))).toEqual([]);
+  });
+
+  it('ships the API reference, a page per entry point', () => {
+    const pages = [...packed].filter((path) => path.startsWith('docs/reference/'));
+    expect(pages).toContain('docs/reference/README.md');
+    expect(pages).toContain('docs/reference/idplatform/management.md');
+    expect(pages.length).toBe(7);
+  });
+
+  it('ships no tests, examples, scripts, build markers or generated HTML', () => {
+    const unexpected = [...packed].filter((path) =>
+      /^(test|examples|bench|scripts|api|docs\/api)\/|^dist\/\.built$|^CONTRIBUTING\.md$/.test(path),
+    );
     expect(unexpected).toEqual([]);
   });
 });

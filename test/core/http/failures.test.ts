@@ -120,5 +120,4 @@ describe('withoutSecrets', () => {
       expect(chainOf(error).length).toBeGreaterThan(0);
     }
   });
-
 });

@@ -75,7 +75,6 @@ describe('redact', () => {
       }
       expect(bottom(body.deep).depth).toBe(100_000);
     });
-
   });
 
   it('leaves numbers, booleans, null and undefined as they are', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IdPlatformError, PagingLimitError, ResponseValidationError } from '../../../src/core/errors.js';
-import { isWithinPagingWindow, type PageProgress } from '../../../src/core/paging.js';
 import { iterateCountedList, iterateWindowedList, type WindowedPageQuery } from '../../../src/core/paging/iterate.js';
+import { isWithinPagingWindow, type PageProgress } from '../../../src/core/paging.js';
 
 async function collect<T>(iterator: AsyncIterable<T>) {
   const seen: T[] = [];

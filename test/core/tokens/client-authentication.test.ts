@@ -1,5 +1,6 @@
 import { decodeProtectedHeader, exportJWK, exportPKCS8, generateKeyPair, type JWTPayload, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError, IdPlatformError } from '../../../src/core/errors.js';
 import { clientSecretBasic, clientSecretPost } from '../../../src/core/tokens/client-authentication/client-secret.js';
 import { privateKeyJwt } from '../../../src/core/tokens/client-authentication/private-key-jwt.js';
 import {
@@ -8,7 +9,6 @@ import {
   checkSigningKeyOptions,
 } from '../../../src/core/tokens/client-authentication/signing-key.js';
 import type { ClientAuthentication, TokenEndpointRequest } from '../../../src/core/tokens/client-authentication/types.js';
-import { ConfigurationError, IdPlatformError } from '../../../src/core/errors.js';
 
 const ISSUER = 'https://tenant.test/';
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

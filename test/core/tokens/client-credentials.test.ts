@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { AuthApiError, TokenRequestError } from '../../../src/core/errors.js';
-import {
-  ClientCredentialsTokenProvider,
-  type IssuedToken,
-  TOKEN_LOCK_POLL_MS,
-  TOKEN_LOCK_TTL_MS,
-} from '../../../src/core/tokens/client-credentials.js';
+import { ClientCredentialsTokenProvider, type IssuedToken } from '../../../src/core/tokens/client-credentials.js';
 import { memoryTokenCache, type TokenCache } from '../../../src/core/tokens/provider.js';
 import { createFakeClock, type FakeClock } from '../../helpers/clock.js';
 import { deferred } from '../../helpers/deferred.js';

@@ -1,8 +1,8 @@
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationClient } from '../../../src/auth/index.js';
-import { resolveCredentials } from '../../../src/core/tokens/credentials.js';
 import { ConfigurationError } from '../../../src/core/errors.js';
+import { resolveCredentials } from '../../../src/core/tokens/credentials.js';
 import { ManagementClient } from '../../../src/management/index.js';
 import { stubBrowser } from '../../helpers/browser.js';
 
