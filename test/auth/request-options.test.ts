@@ -117,7 +117,6 @@ describe.each(calls)('%s', (_, method, path, call, answer) => {
     await expect(call(auth, { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
     expect(requests).toHaveLength(0);
   });
-
 });
 
 describe('forwardedFor', () => {

@@ -73,5 +73,4 @@ describe('checkUrlParams', () => {
       expect(issuesOf(given)).toEqual([{ code: 'invalid_type', path: [], message: 'the parameters must be an object' }]);
     }
   });
-
 });

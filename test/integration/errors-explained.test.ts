@@ -77,7 +77,7 @@ describe('against the emulator on a socket', () => {
     expect((error as Error).message).toContain(`(e.g. ${server.url}/api/v2)`);
   });
 
-  it('refuses the emulator\'s loopback host passed as `domain`, pointing to baseUrl', () => {
+  it("refuses the emulator's loopback host passed as `domain`, pointing to baseUrl", () => {
     const host = new URL(server.url).host;
     expect(() => new ManagementClient({ domain: host, ...emulator.credentials })).toThrow(ConfigurationError);
     expect(() => new ManagementClient({ domain: host, ...emulator.credentials })).toThrow(
