@@ -69,7 +69,8 @@ export class Transport {
         waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, { maxDelayMs }, maxDelayMs + timeoutMs),
       prepare: async (signal): Promise<Prepared> => {
         const token = await tokens.getToken(signal);
-        await this.#checkScope(token, request.scope);
+        const checking = this.#checkScope(token, request.scope);
+        if (checking) await checking; // a token read before is checked at once
         return { headers: { authorization: `Bearer ${token}` }, body: request.body, secrets: [token] };
       },
       read: ({ response, body, rateLimit }, { secrets }) => {

@@ -117,7 +117,8 @@ export class Sender {
     if (signal?.aborted) throw signal.reason;
     const attempt = async (): Promise<T> => {
       while (true) {
-        await call.before?.(options);
+        const waiting = call.before?.(options);
+        if (waiting) await waiting; // a bucket with room answers at once: no turn of the event loop
         const result = await this.#attempt(call, options);
         if (result !== SEND_AGAIN) return result;
       }
