@@ -42,7 +42,10 @@ describe('documentation snippets', () => {
     for (const file of files) {
       const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: root, timeout: 20_000 });
       // Node 25+ warns when a library looks for `localStorage` (msw does): the runtime's note, not the snippet's.
-      const own = stderr.replace(/^\(node:\d+\) ExperimentalWarning: localStorage is not available.*\n(?:\(Use `node --trace-warnings.*\n)?/m, '');
+      const own = stderr.replace(
+        /^\(node:\d+\) ExperimentalWarning: localStorage is not available.*\n(?:\(Use `node --trace-warnings.*\n)?/m,
+        '',
+      );
       expect(own).toBe('');
     }
   }, 60_000);
