@@ -3,7 +3,7 @@
  * when `idTokenVerification` is `'signature'`, so that browser bundles stay small.
  */
 import { compactVerify, createRemoteJWKSet, customFetch, errors, type RemoteJWKSet } from 'jose';
-import { timeoutAfter, untilAborted, withDeadline } from '../core/clock.js';
+import { timeoutAfter, withDeadline } from '../core/clock.js';
 import { IdPlatformError, IdTokenValidationError } from '../core/errors.js';
 import type { IdTokenSettings, IdTokenValidationContext } from './id-token.js';
 
@@ -16,9 +16,8 @@ function keySetOf({ settings, client: { sender, timeoutMs } }: IdTokenValidation
   const cached = keySets.get(settings);
   if (cached) return cached;
   // Through the client's sender: its fetch (mTLS's too), its headers, and a NetworkError for a failure to send.
-  // `untilAborted`: a custom fetch that ignores jose's timeout must not hold the shared fetch for good.
   const fetchKeySet = async (_url: string, { signal }: { signal: AbortSignal }): Promise<Response> => {
-    const response = await untilAborted(sender.fetch(PATH.slice(1), signal), signal);
+    const response = await sender.fetch(PATH.slice(1), signal);
     if (response.status === 200) return response;
     response.body?.cancel().catch(() => {});
     throw new IdTokenValidationError('signature', `The tenant's ${PATH} answered HTTP ${response.status}, not its key set`);

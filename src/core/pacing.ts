@@ -1,5 +1,4 @@
-import type { Clock } from './clock.js';
-import { withDeadline } from './clock.js';
+import { type Clock, withDeadline } from './clock.js';
 import type { RateLimit } from './http/rate-limit.js';
 
 /** What {@link RateLimiter.wait} is told about the call it paces. */
@@ -34,8 +33,9 @@ export function memoryRateLimiter(clock: Clock): RateLimiter {
     wait(key, signal, options) {
       const resetMs = emptyUntil.get(key);
       if (resetMs === undefined) return;
-      if (resetMs <= clock.now()) emptyUntil.delete(key);
-      const delayMs = delayUntilReset(0, resetMs, clock.now(), options);
+      const now = clock.now();
+      if (resetMs <= now) return void emptyUntil.delete(key);
+      const delayMs = delayUntilReset(0, resetMs, now, options);
       if (delayMs > 0) return clock.sleep(delayMs, signal);
     },
     update(key, { remaining, reset }) {

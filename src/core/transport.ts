@@ -1,5 +1,5 @@
 import { withBaseUrlHint } from './base-url.js';
-import type { Clock } from './clock.js';
+import { type Clock, MAX_TIMER_MS } from './clock.js';
 import { type ApiError, createApiError, type ScopeName } from './errors.js';
 import { REDIRECT_REFUSED, readFailed } from './http/failures.js';
 import { rateLimitOfTooManyRequests } from './http/rate-limit.js';
@@ -66,22 +66,23 @@ export class Transport {
       options,
       // Waits for the bucket before taking a token, which could expire meanwhile.
       before: ({ signal, policy: { maxDelayMs }, timeoutMs }) =>
-        waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, { maxDelayMs }, maxDelayMs + timeoutMs),
+        waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, { maxDelayMs }, Math.min(MAX_TIMER_MS, maxDelayMs + timeoutMs)),
       prepare: async (signal): Promise<Prepared> => {
         const token = await tokens.getToken(signal);
         const checking = this.#checkScope(token, request.scope);
         if (checking) await checking; // a token read before is checked at once
         return { headers: { authorization: `Bearer ${token}` }, body: request.body, secrets: [token] };
       },
-      read: ({ response, body, rateLimit }, { secrets }) => {
-        reportRateLimit(this.#rateLimiter, this.#rateLimitKey, rateLimit);
+      read: (answer, { secrets }) => {
+        const { response, body } = answer;
+        reportRateLimit(this.#rateLimiter, this.#rateLimitKey, answer.rateLimit);
         const token = secrets[0] as string;
         // The refused token is never handed out again; one replay per call (each token request counts against the quota).
         if (response.status === 401 && !replayed && tokens.reject(token)) {
           replayed = true;
           return SEND_AGAIN;
         }
-        if (!response.ok) throw apiErrorOf({ response, body, rateLimit }, secrets, { method, path, baseUrl, now: clock.now() });
+        if (!response.ok) throw apiErrorOf(answer, secrets, { method, path, baseUrl, now: clock.now() });
         if (!validateResponses) return body as T;
         return request.check ? request.check(body, secrets) : validateResponse(request.schema, body, secrets);
       },

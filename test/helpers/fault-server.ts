@@ -127,27 +127,3 @@ export const dribble: Behaviour = ({ res, socket }) => {
   }, 50);
   socket.on('close', () => clearInterval(timer));
 };
-
-/** Resolves when `res` can take more data or has closed, leaving no listener behind (a wait per chunk would pile them up). */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done).off('close', done);
-      resolve();
-    };
-    res.once('drain', done).once('close', done);
-  });
-}
-
-/** Streams `bytes` of a JSON array without a Content-Length (chunked), so only reading shows its size. */
-export function hugeBody(bytes: number): Behaviour {
-  return async ({ res, socket }) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    const chunk = `"${'x'.repeat(64 * 1024 - 3)}",`;
-    res.write('[');
-    for (let sent = 1; sent < bytes && !socket.destroyed; sent += chunk.length) {
-      if (!res.write(chunk)) await drainedOrClosed(res);
-    }
-    if (!socket.destroyed) res.end('0]');
-  };
-}

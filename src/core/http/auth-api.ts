@@ -28,9 +28,10 @@ export function callAuthApi<T>({ sender }: AuthApiContext, call: AuthApiCall<T>)
     path: call.path,
     options: call.options,
     prepare: call.prepare,
-    read: ({ response, body, rateLimit }, { secrets }) => {
+    read: (answer, { secrets }) => {
+      const { response, body } = answer;
       const scrub = [...secrets, ...issuedCredentials(body)];
-      if (!response.ok) throw authApiErrorOf({ response, body, rateLimit }, scrub);
+      if (!response.ok) throw authApiErrorOf(answer, scrub);
       try {
         return validateResponse(call.schema, body, scrub);
       } catch (error) {

@@ -114,7 +114,6 @@ export class Sender {
   async send<T>(call: SenderCall<T>): Promise<T> {
     const options = this.checkOptions(call.options);
     const { signal, policy } = options;
-    if (signal?.aborted) throw signal.reason;
     const attempt = async (): Promise<T> => {
       while (true) {
         const waiting = call.before?.(options);
@@ -129,7 +128,8 @@ export class Sender {
   /** A plain `GET` for a library that reads the response itself (jose's key set), with the client's fetch, headers and `onResponse`. */
   async fetch(path: string, signal: AbortSignal): Promise<Response> {
     try {
-      const response = await this.#http(path, { signal });
+      // Also ends a custom fetch that ignores signals: the key set's fetch is shared and must not hang for good.
+      const response = await untilAborted(this.#http(path, { signal }), signal);
       tellResponse(this.#settings.onResponse, {
         method: 'GET',
         path: `/${path}`,
@@ -147,12 +147,8 @@ export class Sender {
     // Aborted while the call waited (pacing, a 401's replay): a listener added now would never hear it.
     if (signal?.aborted) throw signal.reason;
     const { method, path } = call;
-    let expired: IdPlatformError | undefined;
     const attempt = new AbortController();
-    const timer = setTimeout(() => {
-      expired = timeoutAfter(timeoutMs, `${method} /${path} timed out after ${timeoutMs} ms`);
-      attempt.abort(expired);
-    }, timeoutMs);
+    const timer = setTimeout(() => attempt.abort(timeoutAfter(timeoutMs, `${method} /${path} timed out after ${timeoutMs} ms`)), timeoutMs);
     const unlink = signal && whenAborted(signal, () => attempt.abort(signal.reason));
     try {
       // A preparation that hangs (a `token` function, a signing) ends with the attempt.
@@ -182,10 +178,9 @@ export class Sender {
         [response, text] = await untilAborted(exchange, attempt.signal);
       } catch (error) {
         // No answer: whatever fetch or the body's stream threw, an SDK error of a custom fetch's too.
-        throw (
-          expired ??
-          networkError(`${method} ${this.#host} ${new URL(path, `${this.#settings.prefixUrl}/`).pathname}`, error, prepared.secrets)
-        );
+        // Aborted: by the caller (the reason, thrown below) or by the timer (its TimeoutError).
+        if (attempt.signal.aborted) throw attempt.signal.reason;
+        throw networkError(`${method} ${this.#host} ${new URL(path, `${this.#settings.prefixUrl}/`).pathname}`, error, prepared.secrets);
       }
       const answer: Answer = { response, body: parseBody(text), rateLimit: parseRateLimit(response.headers) };
       tellResponse(this.#settings.onResponse, { method, path: `/${path}`, status: response.status, rateLimit: answer.rateLimit });

@@ -56,17 +56,15 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     if (fetched !== undefined && fetched.goodUntil > this.#options.clock.now() && !this.#rejected.has(fetched.token)) {
       return Promise.resolve(fetched.token);
     }
-    let pending = isWorkerd() ? undefined : this.#pending;
-    if (pending === undefined) {
+    if (this.#pending === undefined || isWorkerd()) {
       const started = this.#load();
       this.#pending = started;
       const settled = () => {
         if (this.#pending === started) this.#pending = undefined;
       };
       started.then(settled, settled);
-      pending = started;
     }
-    return untilAborted(pending, signal);
+    return untilAborted(this.#pending, signal);
   }
 
   reject(token: string): boolean {

@@ -11,7 +11,7 @@ const TYPES: readonly string[] = ['sms', 'voice'];
 /**
  * `GET /guardian/factors/phone/message-types`: answers `{ message_types }`.
  * The platform documents no scope; the emulator requires `read:guardian_factors`.
- * It takes no query parameters: any one gives 400 `invalid_query_string`.
+ * It takes no query parameters: a query string gives 400 `invalid_query_string`.
  */
 export const getPhoneMessageTypes: Operation = {
   method: 'GET',
