@@ -48,7 +48,6 @@ export const RUNTIME_DEPENDENCIES = [...ESM_ONLY_DEPENDENCIES, 'zod'];
 const common = {
   entry,
   dts: true,
-  sourcemap: true,
   splitting: true,
   target: 'es2022',
   platform: 'neutral',
@@ -72,14 +71,19 @@ const bundled = {
 
 export default defineConfig([
   // For bundlers and every runtime but Node: ES modules with the dependencies external.
+  // Their source maps embed the source, its one copy in the package: bundlers and
+  // browser devtools read it there.
   {
     ...common,
     format: ['esm'],
+    sourcemap: true,
     clean: true,
     treeshake: true,
     onSuccess: () => finishModular('dist'),
   },
   // For `require`, and for Node's `import` through the entries `finishCommonJs` writes in dist/node/.
+  // No source maps: a second copy of the source would double the package, and this
+  // build is plain unminified JavaScript that a stack trace points into readably.
   {
     ...bundled,
     format: ['cjs'],
@@ -91,17 +95,12 @@ export default defineConfig([
 /** What the modular build gets after tsup (`dir` is its output directory). */
 export async function finishModular(dir: string): Promise<void> {
   await rewriteBuilt(dir, (file) => file.endsWith('.js') && !file.startsWith('node/'), oneSourceMapComment);
-  await sourceMapsForOwnCode(dir, (file) => file.endsWith('.js.map') && !file.startsWith('node/'));
+  await dropEmptySourceMaps(dir);
 }
 
 /** What the CommonJS build gets after tsup, and the Node `import` entries over it. */
 export async function finishCommonJs(dir: string): Promise<void> {
-  await rewriteBuilt(
-    dir,
-    (file) => file.endsWith('.cjs'),
-    (code) => requireLazyChunks(oneSourceMapComment(code)),
-  );
-  await sourceMapsForOwnCode(dir, (file) => file.endsWith('.cjs.map'));
+  await rewriteBuilt(dir, (file) => file.endsWith('.cjs'), requireLazyChunks);
   await writeNodeImportEntries(dir);
 }
 
@@ -116,27 +115,14 @@ async function rewriteBuilt(dir: string, select: (file: string) => boolean, rewr
   }
 }
 
-/** A map's source is the SDK's own code unless it lies in node_modules (a dependency the CommonJS build bundles). */
-export const isDependencySource = (source: string): boolean => /(^|\/)node_modules\//.test(source);
-
-/**
- * The source ships once, as `src/` in the tarball: each map names its `.ts` files
- * (`../src/…`) without their text. A dependency's text stays embedded, since users
- * do not have its sources at that path. A chunk of dependency code only (zod, jose,
- * ky) or of re-exports only gets no map: there is no frame of ours to map there.
- */
-async function sourceMapsForOwnCode(dir: string, select: (file: string) => boolean): Promise<void> {
-  for (const file of (await readdir(dir, { recursive: true })).filter(select)) {
+/** An entry of re-exports only maps no line: its map goes, and the comment naming it. */
+async function dropEmptySourceMaps(dir: string): Promise<void> {
+  for (const file of (await readdir(dir, { recursive: true })).filter((name) => name.endsWith('.js.map'))) {
     const path = join(dir, file);
-    const map = JSON.parse(await readFile(path, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
-    if (map.sources.every(isDependencySource)) {
-      await rm(path);
-      const code = join(dir, file.slice(0, -'.map'.length));
-      await writeFile(code, (await readFile(code, 'utf8')).replace(/\n?\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'));
-      continue;
-    }
-    map.sourcesContent = map.sources.map((source, index) => (isDependencySource(source) ? (map.sourcesContent?.[index] ?? null) : null));
-    await writeFile(path, JSON.stringify(map));
+    if ((JSON.parse(await readFile(path, 'utf8')) as { sources: string[] }).sources.length > 0) continue;
+    await rm(path);
+    const code = path.slice(0, -'.map'.length);
+    await writeFile(code, (await readFile(code, 'utf8')).replace(/\n?\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'));
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * What `npm pack` ships: the license, the repository links, the API reference, and
- * the SDK's source once (src/, which every source map names without embedding it).
+ * the SDK's source once (inside the modular build's source maps).
  * The JavaScript and its maps are built with the project's tsup config into a
  * temporary directory (no `.d.ts`, which carries no maps), then finished as
  * `npm run build` finishes them, so the test needs no earlier build.
@@ -8,11 +8,11 @@
 import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build, type Options } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import config, { finishCommonJs, finishModular, isDependencySource } from '../../tsup.config.js';
+import config, { finishCommonJs, finishModular } from '../../tsup.config.js';
 
 const root = join(import.meta.dirname, '../..');
 let packed: Set<string>;
@@ -32,11 +32,11 @@ beforeAll(async () => {
   for (const options of (Array.isArray(config) ? config : [config]) as Options[]) {
     const { onSuccess: _postBuild, ...buildOptions } = options; // it finishes dist/, not this directory (below)
     const into = join(outDir, relative('dist', buildOptions.outDir ?? 'dist'));
-    await build({ ...buildOptions, outDir: into, dts: false, silent: true, clean: false });
+    await build({ ...buildOptions, outDir: into, dts: false, silent: true, clean: false, config: false });
   }
   for (const map of (await readdir(outDir, { recursive: true })).filter((name) => name.endsWith('.map'))) {
     const { sources } = JSON.parse(await readFile(join(outDir, map), 'utf8')) as { sources: string[] };
-    if (!sources.every(isDependencySource)) ownCode.add(map.slice(0, -'.map'.length));
+    if (sources.length > 0) ownCode.add(map.slice(0, -'.map'.length));
   }
   await finishModular(outDir);
   await finishCommonJs(outDir);
@@ -63,30 +63,38 @@ describe('the npm tarball', () => {
     });
   });
 
-  it('every source a source map names is a file in the tarball, or a dependency the map embeds', async () => {
+  it("ships the source once, as the text of the modular build's source maps", async () => {
+    expect([...packed].filter((path) => path.startsWith('src/'))).toEqual([]);
     const maps = (await readdir(outDir, { recursive: true })).filter((name) => name.endsWith('.map'));
-    expect(maps.length).toBeGreaterThan(4);
+    expect(maps.filter((map) => !map.endsWith('.js.map'))).toEqual([]);
+    const sourceFile = join(root, 'src/core/http/sender.ts');
     const wrong: string[] = [];
+    let senderEmbedded = false;
     for (const map of maps) {
       const { sources, sourcesContent = [] } = JSON.parse(await readFile(join(outDir, map), 'utf8')) as {
         sources: string[];
         sourcesContent?: (string | null)[];
       };
-      // Wherever the map is built, each source names one file of the repository: the SDK's own must be packed
-      // (and not embedded: src/ is its one copy); a dependency the CommonJS build bundles (ky, jose, zod) is embedded.
       for (const [index, source] of sources.entries()) {
-        const path = relative(root, resolve(dirname(join(outDir, map)), source))
-          .split(sep)
-          .join('/');
-        const embedded = typeof sourcesContent[index] === 'string';
-        if (isDependencySource(source) ? !embedded : embedded || !packed.has(path))
-          wrong.push(`${map} → ${path}${embedded ? ' (embedded)' : ''}`);
+        const text = sourcesContent[index];
+        if (typeof text !== 'string') wrong.push(`${map} → ${source}`);
+        if (resolve(dirname(join(outDir, map)), source) === sourceFile) {
+          expect(text).toBe(await readFile(sourceFile, 'utf8'));
+          senderEmbedded = true;
+        }
       }
     }
     expect(wrong).toEqual([]);
+    expect(senderEmbedded).toBe(true);
   });
 
-  it("keeps a source map for every built file that holds some of the SDK's own code", async () => {
+  it('gives the CommonJS build no source map', async () => {
+    const built = (await readdir(outDir, { recursive: true })).filter((name) => name.endsWith('.cjs'));
+    expect(built.length).toBeGreaterThan(4);
+    for (const file of built) expect(await readFile(join(outDir, file), 'utf8')).not.toMatch(/sourceMappingURL/);
+  });
+
+  it("keeps a source map for every modular file that holds some of the SDK's own code", async () => {
     expect(ownCode.size).toBeGreaterThan(4);
     const files = new Set(await readdir(outDir, { recursive: true }));
     expect([...ownCode].filter((file) => !files.has(`${file}.map`))).toEqual([]);
