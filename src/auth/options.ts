@@ -8,7 +8,16 @@ import {
 } from '../core/options.js';
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/tokens/client-authentication/signing-key.js';
 import type { TokenEndpointAuthMethod } from '../core/tokens/client-authentication/types.js';
-import { type ClientCredentials, type MtlsOptions, resolveCredentials } from '../core/tokens/credentials.js';
+import {
+  type ClientCredentials,
+  type CredentialChecks,
+  clientIdOnlyCredentials,
+  clientSecretCredentials,
+  type MtlsOptions,
+  resolveCredentials,
+  signingKeyCredentials,
+} from '../core/tokens/credentials.js';
+import { mtlsCredentials } from '../core/tokens/mtls-options.js';
 import { type IdTokenSettings, type IdTokenSigningAlg, type IdTokenVerification, resolveIdTokenSettings } from './id-token.js';
 
 /** A public application (SPA, mobile app): client id only, no secret; code exchanges use PKCE. */
@@ -91,13 +100,14 @@ export interface AuthClientSettings {
   readonly idToken: IdTokenSettings;
 }
 
-const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
-  'client_secret_post',
-  'client_secret_basic',
-  'private_key_jwt',
-  'none',
-  'tls_client_auth',
-];
+/** Every method the Authentication API takes, with the check of its credential. */
+const AUTH_CREDENTIALS: CredentialChecks = {
+  client_secret_post: clientSecretCredentials,
+  client_secret_basic: clientSecretCredentials,
+  private_key_jwt: signingKeyCredentials,
+  none: clientIdOnlyCredentials,
+  tls_client_auth: mtlsCredentials,
+};
 
 /**
  * Checks the options and decides the authentication method; throws
@@ -107,7 +117,7 @@ const AUTH_METHODS: readonly TokenEndpointAuthMethod[] = [
 export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClientSettings {
   if (typeof given !== 'object' || given === null) throw new ConfigurationError('AuthenticationClient needs an options object');
   const options = given;
-  const credentials = resolveCredentials(options, AUTH_METHODS);
+  const credentials = resolveCredentials(options, AUTH_CREDENTIALS);
   const common = resolveCommonOptions(options, '');
   // The Authentication API lives at the tenant's root (its issuer is the origin): a path would be dropped unsaid.
   if (common.baseUrl !== common.origin) {

@@ -22,7 +22,7 @@ function encodeSegment(value: string): string {
 }
 
 /** Whether `value` is well-formed Unicode: no lone surrogate (which URLs would turn into U+FFFD, or refuse). */
-export function isWellFormed(value: string): boolean {
+function isWellFormed(value: string): boolean {
   return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
 }
 

@@ -8,7 +8,7 @@ import type { RequestOptions } from './options.js';
 import { memoryRateLimiter, type RateLimiter, rateLimitKey, reportRateLimit, waitForRateLimit } from './pacing.js';
 import type { TokenProvider } from './tokens/provider.js';
 import { createScopeCheck } from './tokens/scope-check.js';
-import { type Schema, validateResponse } from './validation.js';
+import { parseWithCallerSchema, type Schema, validateResponse } from './validation.js';
 
 /** Query values as the caller gives them; `undefined` entries are left out. */
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
@@ -22,8 +22,8 @@ export interface ApiRequest<T> {
   readonly body?: { readonly json: unknown } | { readonly form: URLSearchParams } | undefined;
   /** The schema of a 2xx body. */
   readonly schema: Schema<T>;
-  /** Checks a 2xx body instead of `schema` (a caller's own schema, parsed with its own `safeParse`). */
-  readonly check?: ((body: unknown, secrets: readonly string[]) => T | Promise<T>) | undefined;
+  /** `schema` is the caller's own (`management.request()`): its own `safeParse` reads the 2xx body, and its output is the result. */
+  readonly callersSchema?: boolean | undefined;
   /** The scope the operation documents, checked against JWT tokens before sending. */
   readonly scope?: ScopeName | undefined;
   readonly options?: RequestOptions | undefined;
@@ -84,7 +84,8 @@ export class Transport {
         }
         if (!response.ok) throw apiErrorOf(answer, secrets, { method, path, baseUrl, now: clock.now() });
         if (!validateResponses) return body as T;
-        return request.check ? request.check(body, secrets) : validateResponse(request.schema, body, secrets);
+        const { schema } = request;
+        return request.callersSchema ? parseWithCallerSchema(schema, body, secrets) : validateResponse(schema, body, secrets);
       },
     });
   }

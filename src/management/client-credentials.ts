@@ -3,7 +3,8 @@ import type { CommonSettings } from '../core/options.js';
 import { ClientCredentialsTokenProvider } from '../core/tokens/client-credentials.js';
 import type { ClientCredentials } from '../core/tokens/credentials.js';
 import { createTokenEndpoint, requestToken } from '../core/tokens/endpoint.js';
-import { memoryTokenCache, type TokenCache, type TokenProvider } from '../core/tokens/provider.js';
+import { memoryTokenCache } from '../core/tokens/memory-cache.js';
+import type { TokenCache, TokenProvider } from '../core/tokens/provider.js';
 
 /** What the client-credentials grant of a `ManagementClient` needs, checked by `resolveManagementOptions`. */
 export interface ClientCredentialsGrant {

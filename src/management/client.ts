@@ -2,6 +2,7 @@ import type * as z from 'zod/mini';
 import { IdPlatformError, messageOf } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { Transport } from '../core/transport.js';
+import { validateParams } from '../core/validation.js';
 import { ActionModules } from './actions/modules.js';
 import type { CustomRequest } from './custom-request.js';
 import { GuardianPhone } from './guardian/phone.js';
@@ -74,13 +75,13 @@ export class ManagementClient {
     options?: RequestOptions,
   ): Promise<[S] extends [never] ? T : z.output<S>>;
   async request<T>(request: CustomRequest<T>, options?: RequestOptions): Promise<T | unknown> {
-    // Its checks load with the first custom request: an app that never sends one never loads them.
-    const { sendCustomRequest } = await import('./custom-request.js').catch((error: unknown) => {
+    // Its rules load with the first custom request: an app that never sends one never loads them.
+    const { CustomRequestSchema, apiRequestOf } = await import('./custom-request.js').catch((error: unknown) => {
       throw new IdPlatformError(`management.request() could not load its code: ${messageOf(error)}`, {
         cause: error,
       });
     });
-    return sendCustomRequest(this.#transport, request, options);
+    return this.#transport.request(apiRequestOf(validateParams(CustomRequestSchema, request), options));
   }
 
   /** `util.inspect` shows the base URL only: never credentials. */

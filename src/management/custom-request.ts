@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import type { RequestOptions } from '../core/options.js';
-import { isWellFormed } from '../core/path.js';
-import type { Query, Transport } from '../core/transport.js';
-import { parseWithCallerSchema, type Schema, validateParams } from '../core/validation.js';
+import type { ApiRequest, Query } from '../core/transport.js';
+import type { Schema } from '../core/validation.js';
 
 /** The HTTP methods `management.request()` sends, in upper case. */
 export type CustomRequestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -70,12 +69,13 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 /** Whether a path stays below the base URL and carries no query or fragment. */
 function isSafeRelativePath(path: string): boolean {
   if (path === '' || path.startsWith('/') || path.includes('\\') || /[?#]/.test(path) || CONTROL_CHARACTER.test(path)) return false;
-  // URL parsers strip whitespace at the end of a URL (`roles/.. ` would become a `..` segment), and turn a lone surrogate into U+FFFD.
-  if (/\s$/.test(path) || !isWellFormed(path)) return false;
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return false;
+  // URL parsers strip whitespace at the end of a URL (`roles/.. ` would become a `..` segment).
+  if (/\s$/.test(path) || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path)) return false;
   return path.split('/').every((segment) => {
     let decoded: string;
     try {
+      // A lone surrogate, which URL parsers turn into U+FFFD, cannot be encoded.
+      encodeURIComponent(segment);
       decoded = decodeURIComponent(segment);
     } catch {
       return false;
@@ -151,21 +151,18 @@ function isJsonBody(body: unknown): boolean {
 const UnknownBodySchema: Schema<unknown> = z.unknown();
 
 /**
- * Sends a custom request through the client's transport: token, retries, rate limits, timeouts and error mapping.
- * Its shape is checked first.
- * When it breaks a rule of {@link CustomRequest}, it throws `RequestValidationError`, and nothing is sent.
+ * The transport call of a custom request that passed {@link CustomRequestSchema}: the caller's schema,
+ * when given, reads the 2xx body with its own `safeParse`, and its output is what the call returns.
  */
-export async function sendCustomRequest<T>(transport: Transport, request: CustomRequest<T>, options?: RequestOptions): Promise<T> {
-  const checked = validateParams(CustomRequestSchema, request);
+export function apiRequestOf<T>(checked: z.output<typeof CustomRequestSchema>, options: RequestOptions | undefined): ApiRequest<T> {
   const schema = checked.schema as Schema<T> | undefined;
-  return transport.request<T>({
+  return {
     method: checked.method,
     path: checked.path,
     query: checked.query,
     body: checked.body === undefined ? undefined : { json: checked.body },
     schema: schema ?? (UnknownBodySchema as Schema<T>),
-    // A caller's schema parses with its own safeParse, and its output is what the call returns.
-    check: schema && ((body, secrets) => parseWithCallerSchema(schema, body, secrets)),
+    callersSchema: schema !== undefined,
     options,
-  });
+  };
 }

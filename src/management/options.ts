@@ -3,7 +3,7 @@ import { isSendableHeaderValue } from '../core/http/headers.js';
 import { type CommonClientOptions, type CommonSettings, resolveCommonOptions } from '../core/options.js';
 import type { RateLimiter } from '../core/pacing.js';
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/tokens/client-authentication/signing-key.js';
-import { resolveCredentials } from '../core/tokens/credentials.js';
+import { type CredentialChecks, clientSecretCredentials, resolveCredentials, signingKeyCredentials } from '../core/tokens/credentials.js';
 import { callerTokenProvider, lazyTokenProvider, type TokenCache, type TokenProvider, type TokenSource } from '../core/tokens/provider.js';
 import type { TransportSettings } from '../core/transport.js';
 import type { ClientCredentialsGrant } from './client-credentials.js';
@@ -224,8 +224,11 @@ function resolveTokenProvider(options: ManagementClientOptions, common: CommonSe
   if (typeof options.clientId !== 'string' || options.clientId === '') {
     throw new ConfigurationError('`clientId` is required with `clientSecret` or `clientAssertionSigningKey`');
   }
-  const accepted = clientSecret !== undefined ? (['client_secret_post', 'client_secret_basic'] as const) : (['private_key_jwt'] as const);
-  const credentials = resolveCredentials(options, accepted);
+  const checks: CredentialChecks =
+    clientSecret !== undefined
+      ? { client_secret_post: clientSecretCredentials, client_secret_basic: clientSecretCredentials }
+      : { private_key_jwt: signingKeyCredentials };
+  const credentials = resolveCredentials(options, checks);
   if (options.audience !== undefined && (typeof options.audience !== 'string' || options.audience.trim() === '')) {
     throw new ConfigurationError(
       '`audience` must be a non-empty string (the API identifier of the token, default `https://{domain}/api/v2/`)',

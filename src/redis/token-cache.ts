@@ -1,5 +1,6 @@
 import { systemClock } from '../core/clock.js';
-import { memoryTokenCache, type TokenCache } from '../core/tokens/provider.js';
+import { memoryTokenCache } from '../core/tokens/memory-cache.js';
+import type { TokenCache } from '../core/tokens/provider.js';
 import type { RedisClientLike } from './client.js';
 import { checkedCommandTimeout, DEFAULT_COMMAND_TIMEOUT_MS, redisOrLocal } from './fallback.js';
 import type { RedisAdapterOptions } from './options.js';

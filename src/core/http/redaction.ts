@@ -15,11 +15,6 @@ export function redact<T>(value: T, secrets: readonly (string | undefined)[]): T
   return redactWith(value, forms, 0) as T;
 }
 
-/** `value` cut at {@link MAX_ERROR_BODY_DEPTH} levels: for what is serialized or compared whole (an error's body, a sort key). */
-export function depthBounded<T>(value: T): T {
-  return redact(value, []);
-}
-
 function encodedForms(secret: string): string[] {
   const forms = [secret, new URLSearchParams([['', secret]]).toString().slice(1), JSON.stringify(secret).slice(1, -1)];
   try {

@@ -1,6 +1,5 @@
 import { IdPlatformError, PagingLimitError, type PagingProgress, ResponseValidationError } from '../errors.js';
-import { depthBounded } from '../http/redaction.js';
-import { type OnPage, type OnPagingLimit, PAGING_WINDOW } from '../paging.js';
+import type { OnPage, OnPagingLimit } from '../paging.js';
 
 /** Where an iteration starts, its page size, and whom to tell about each page. */
 interface PagingOptions {
@@ -53,8 +52,10 @@ export interface WindowedPageQuery {
 /** A record the check past the window can tell apart from the others. */
 type Identified = { readonly id?: string | undefined };
 
-/** A list of records with an `id` that the platform pages through up to the first 1000 records, in a strict `sort` order. */
+/** A list of records with an `id` that the platform pages through up to its first `window` records, in a strict `sort` order. */
 export interface WindowedList<T extends Identified> extends PagingOptions {
+  /** How many records the platform pages through: 1000. */
+  readonly window: number;
   readonly onLimit: OnPagingLimit;
   /** The caller's `sort` (`field:1` / `field:-1`), `fields` and `include_fields`, sent as given (`id` aside). */
   readonly filters: Omit<WindowedPageQuery, 'page' | 'per_page'>;
@@ -65,12 +66,12 @@ export interface WindowedList<T extends Identified> extends PagingOptions {
 }
 
 /**
- * Yields the first 1000 records of a windowed list, lazily, to a short page (smaller pages last where `perPage` does not divide 1000),
+ * Yields the first `window` records of a list, lazily, to a short page (smaller pages last where `perPage` does not divide `window`),
  * then asks once whether more exist: `PagingLimitError`, or a quiet stop with `onLimit: 'stop'`. A page with too many records, or another
  * `start` or `limit`, throws `ResponseValidationError` before any of its records is yielded. Pages ask for `id`, for the last check.
  */
 export async function* iterateWindowedList<T extends Identified>(list: WindowedList<T>): AsyncGenerator<T, void, undefined> {
-  const { perPage, onPage, onLimit, filters } = list;
+  const { perPage, onPage, onLimit, filters, window } = list;
   const listed: readonly string[] = filters.fields?.match(/[^\s,]+/g) ?? [];
   const excludes = filters.include_fields === false;
   const hidesId = listed.length > 0 && listed.includes('id') === excludes;
@@ -81,7 +82,7 @@ export async function* iterateWindowedList<T extends Identified>(list: WindowedL
   const fetched = new Set<unknown>();
   for (let from = first; ; ) {
     // Whole pages while they fit in the window; then the largest size that fits on which `from` is a page boundary.
-    let size = Math.min(perPage, PAGING_WINDOW - from);
+    let size = Math.min(perPage, window - from);
     while (from % size !== 0) size--;
     const page = from / size;
     const progress = { yielded: from - first, page, per_page: size };
@@ -92,9 +93,9 @@ export async function* iterateWindowedList<T extends Identified>(list: WindowedL
     yield* hidesId ? items.map(withoutId) : items;
     const to = from + items.length;
     const full = items.length === size;
-    const atWindowEnd = full && to === PAGING_WINDOW;
+    const atWindowEnd = full && to === window;
     if (!full || atWindowEnd || to % perPage === 0) {
-      // After the window nothing is left to resume: `page * per_page` is 1000 (`size` divides 1000 there).
+      // After the window nothing is left to resume: `page * per_page` is `window` (`size` divides it there).
       const end = { yielded: to - first, page: to / size, per_page: size };
       const asks = atWindowEnd && (onLimit === 'throw' || onPage !== undefined);
       const limitReached = asks && (await withProgress(hasMoreAfter(list, fetched, items.at(-1)?.id), end));
@@ -122,8 +123,18 @@ async function hasMoreAfter<T extends Identified>(list: WindowedList<T>, fetched
   if (items.some((record) => !fetched.has(record.id))) return true;
   if (items.length < PROBE_SIZE) return false;
   // All 100 fetched: more can hide only among ties of the last key, where the strict order's reversed first record is the last of all.
-  const keyOf = (record: T | undefined) => JSON.stringify(depthBounded(path.reduce<unknown>(memberOf, record)));
-  return keyOf(items[0]) === keyOf(items.at(-1)) && items[0]?.id !== lastId;
+  const [firstKey, lastKey] = [keyOf(items[0], path), keyOf(items.at(-1), path)];
+  const tied = firstKey === undefined || lastKey === undefined || firstKey === lastKey;
+  return tied && items[0]?.id !== lastId;
+}
+
+/** A record's sort key as JSON; `undefined` for one nested too deep to serialize (no platform record is), which then counts as a tie. */
+function keyOf(record: unknown, path: readonly string[]): string | undefined {
+  try {
+    return JSON.stringify(path.reduce<unknown>(memberOf, record));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The member `name` of `value` when it is an object, else `undefined`: the steps to a sort key such as `inviter.name`. */

@@ -1,5 +1,4 @@
 import { ConfigurationError } from '../errors.js';
-import { isSendableHeaderValue } from '../http/headers.js';
 import type { FetchLike } from '../options.js';
 import { isRealBrowser } from '../options.js';
 import {
@@ -56,12 +55,19 @@ const CREDENTIAL_OF = {
 
 const CREDENTIAL_NAMES = ['clientSecret', 'clientAssertionSigningKey', 'mtls'] as const;
 
+/** Reads the credential of `method` from the options, checked: `ConfigurationError` names what is wrong. */
+export type CredentialCheck = (options: CredentialOptions, clientId: string, method: TokenEndpointAuthMethod) => ClientCredentials;
+
+/** The methods a client accepts, each with the check of its credential; a client bundles only the checks it passes. */
+export type CredentialChecks = Partial<Record<TokenEndpointAuthMethod, CredentialCheck>>;
+
 /**
- * Decides the client's token-endpoint authentication among the `accepted` methods, from `clientId`, its one credential and the method
+ * Decides the client's token-endpoint authentication among the methods of `checks`, from `clientId`, its one credential and the method
  * (inferred from the credential). Throws `ConfigurationError`, also in a real browser for a secret, a signing key or mTLS edge API key.
  */
-export function resolveCredentials(options: CredentialOptions, accepted: readonly TokenEndpointAuthMethod[]): ClientCredentials {
-  const credentials = decideCredentials(options, accepted);
+export function resolveCredentials(options: CredentialOptions, checks: CredentialChecks): ClientCredentials {
+  const accepted = Object.keys(checks) as TokenEndpointAuthMethod[];
+  const credentials = decideCredentials(options, checks, accepted);
   if (holdsSecret(credentials) && isRealBrowser()) {
     const instead = accepted.includes('none')
       ? 'use a public client (client id only, with PKCE) in browser apps'
@@ -78,15 +84,18 @@ function holdsSecret(credentials: ClientCredentials): boolean {
 }
 
 /** {@link resolveCredentials} without the browser rule: the method and its one credential, checked. */
-function decideCredentials(options: CredentialOptions, accepted: readonly TokenEndpointAuthMethod[]): ClientCredentials {
+function decideCredentials(
+  options: CredentialOptions,
+  checks: CredentialChecks,
+  accepted: readonly TokenEndpointAuthMethod[],
+): ClientCredentials {
   const { clientId } = options;
   if (typeof clientId !== 'string' || clientId === '') throw new ConfigurationError('`clientId` is required');
   const given = CREDENTIAL_NAMES.filter((name) => options[name] !== undefined);
   const method = options.tokenEndpointAuthMethod ?? inferMethod(given);
-  if (!isOneOf(method, accepted)) {
-    throw new ConfigurationError(`\`tokenEndpointAuthMethod\` must be one of ${accepted.join(', ')}`);
-  }
-  const needed = CREDENTIAL_OF[method];
+  const check = accepted.find((known) => known === method) && checks[method as TokenEndpointAuthMethod];
+  if (!check) throw new ConfigurationError(`\`tokenEndpointAuthMethod\` must be one of ${accepted.join(', ')}`);
+  const needed = CREDENTIAL_OF[method as TokenEndpointAuthMethod];
   const unused = given.filter((name) => name !== needed);
   if (unused.length > 0) {
     throw new ConfigurationError(
@@ -96,32 +105,27 @@ function decideCredentials(options: CredentialOptions, accepted: readonly TokenE
   if (options.clientAssertionSigningAlg !== undefined && needed !== 'clientAssertionSigningKey') {
     throw new ConfigurationError('`clientAssertionSigningAlg` goes with `clientAssertionSigningKey`');
   }
-  switch (method) {
-    case 'client_secret_post':
-    case 'client_secret_basic': {
-      const { clientSecret } = options;
-      if (clientSecret === undefined) throw new ConfigurationError(`tokenEndpointAuthMethod '${method}' needs \`clientSecret\``);
-      if (typeof clientSecret !== 'string' || clientSecret === '')
-        throw new ConfigurationError('`clientSecret` must be a non-empty string');
-      return { method, clientId, clientSecret };
-    }
-    case 'private_key_jwt': {
-      if (options.clientAssertionSigningKey === undefined) {
-        throw new ConfigurationError("tokenEndpointAuthMethod 'private_key_jwt' needs `clientAssertionSigningKey`");
-      }
-      const { key, alg } = checkSigningKeyOptions(options.clientAssertionSigningKey, options.clientAssertionSigningAlg);
-      return { method: 'private_key_jwt', clientId, signingKey: key, alg };
-    }
-    case 'tls_client_auth':
-      return { method: 'tls_client_auth', clientId, mtls: checkMtls(options.mtls) };
-    case 'none':
-      return { method: 'none', clientId };
-  }
+  return check(options, clientId, method as TokenEndpointAuthMethod);
 }
 
-function isOneOf(value: unknown, methods: readonly TokenEndpointAuthMethod[]): value is TokenEndpointAuthMethod {
-  return methods.some((method) => method === value);
-}
+/** `client_secret_post` and `client_secret_basic`: a non-empty `clientSecret`. */
+export const clientSecretCredentials: CredentialCheck = ({ clientSecret }, clientId, method) => {
+  if (clientSecret === undefined) throw new ConfigurationError(`tokenEndpointAuthMethod '${method}' needs \`clientSecret\``);
+  if (typeof clientSecret !== 'string' || clientSecret === '') throw new ConfigurationError('`clientSecret` must be a non-empty string');
+  return { method: method as 'client_secret_post' | 'client_secret_basic', clientId, clientSecret };
+};
+
+/** `private_key_jwt`: a `clientAssertionSigningKey`, and its algorithm (`RS256` by default). */
+export const signingKeyCredentials: CredentialCheck = (options, clientId) => {
+  if (options.clientAssertionSigningKey === undefined) {
+    throw new ConfigurationError("tokenEndpointAuthMethod 'private_key_jwt' needs `clientAssertionSigningKey`");
+  }
+  const { key, alg } = checkSigningKeyOptions(options.clientAssertionSigningKey, options.clientAssertionSigningAlg);
+  return { method: 'private_key_jwt', clientId, signingKey: key, alg };
+};
+
+/** `none`: the client id alone (a public client). */
+export const clientIdOnlyCredentials: CredentialCheck = (_options, clientId) => ({ method: 'none', clientId });
 
 function inferMethod(given: readonly (typeof CREDENTIAL_NAMES)[number][]): TokenEndpointAuthMethod {
   if (given.length > 1) {
@@ -139,39 +143,4 @@ function inferMethod(given: readonly (typeof CREDENTIAL_NAMES)[number][]): Token
     default:
       return 'none';
   }
-}
-
-function checkMtls(mtls: unknown): MtlsOptions {
-  if (mtls === undefined) {
-    throw new ConfigurationError(
-      "tokenEndpointAuthMethod 'tls_client_auth' needs `mtls` (a certificate-presenting `fetch` or `edgeHeaders`)",
-    );
-  }
-  const { fetch, edgeHeaders } = (typeof mtls === 'object' && mtls !== null ? mtls : {}) as {
-    fetch?: unknown;
-    edgeHeaders?: unknown;
-  };
-  if (typeof fetch === 'function' && edgeHeaders === undefined) return { fetch: fetch as FetchLike };
-  if (fetch === undefined && isEdgeHeaders(edgeHeaders)) {
-    // Sent as they are, unlike the certificate (URL-encoded): a header must be able to carry them. Named, never quoted.
-    for (const name of ['cnameApiKey', 'clientCertificateCaVerified'] as const) {
-      if (!isSendableHeaderValue(edgeHeaders[name])) {
-        throw new ConfigurationError(
-          `\`mtls.edgeHeaders.${name}\` holds a character a header cannot carry (a newline, say, read from a file, or one above U+00FF)`,
-        );
-      }
-    }
-    // A frozen copy of the checked strings: what is sent (and kept out of errors) never changes after the check.
-    const { cnameApiKey, clientCertificate, clientCertificateCaVerified } = edgeHeaders;
-    return { edgeHeaders: Object.freeze({ cnameApiKey, clientCertificate, clientCertificateCaVerified }) };
-  }
-  throw new ConfigurationError(
-    '`mtls` takes either `fetch` (a function presenting the client certificate) or `edgeHeaders` ({ cnameApiKey, clientCertificate, clientCertificateCaVerified }), not both or neither',
-  );
-}
-
-function isEdgeHeaders(value: unknown): value is MtlsEdgeHeaders {
-  if (typeof value !== 'object' || value === null) return false;
-  const { cnameApiKey, clientCertificate, clientCertificateCaVerified } = value as Record<string, unknown>;
-  return [cnameApiKey, clientCertificate, clientCertificateCaVerified].every((part) => typeof part === 'string' && part !== '');
 }

@@ -1,4 +1,4 @@
-import { type Clock, untilAborted } from '../clock.js';
+import { untilAborted } from '../clock.js';
 import { TokenRequestError } from '../errors.js';
 import { isSendableHeaderValue } from '../http/headers.js';
 import { loadOnce } from '../load-once.js';
@@ -53,31 +53,6 @@ export function callerTokenProvider(source: TokenSource): TokenProvider {
     return token;
   };
   return { getToken: (signal) => untilAborted(call(), signal), reject: () => false };
-}
-
-/** How often, at most, {@link memoryTokenCache} drops the entries whose time is up. */
-const EXPIRED_SWEEP_MS = 60_000;
-
-/** An in-memory {@link TokenCache} that forgets entries whose time is up (sweeping at most once a minute, when a token is stored). */
-export function memoryTokenCache(clock: Pick<Clock, 'now'>): TokenCache {
-  const entries = new Map<string, { token: string; expiresAt: number }>();
-  let sweptAt = Number.NEGATIVE_INFINITY;
-  return {
-    get: (key) => {
-      const entry = entries.get(key);
-      if (entry !== undefined && entry.expiresAt > clock.now()) return entry.token;
-      entries.delete(key);
-      return undefined;
-    },
-    set: (key, token, ttlMs) => {
-      const now = clock.now();
-      if (now - sweptAt >= EXPIRED_SWEEP_MS) {
-        sweptAt = now;
-        for (const [other, entry] of entries) if (entry.expiresAt <= now) entries.delete(other);
-      }
-      entries.set(key, { token, expiresAt: now + ttlMs });
-    },
-  };
 }
 
 /** A provider loaded on the first `getToken` (a chunk `token` apps never load); a failed load throws `TokenRequestError`, then retries. */

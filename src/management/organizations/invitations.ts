@@ -6,6 +6,7 @@ import {
   isWithinPagingWindow,
   lazyIterator,
   OnPageSchema,
+  PAGING_WINDOW,
   PAGING_WINDOW_MESSAGE,
   PageSchema,
   PerPageSchema,
@@ -341,6 +342,7 @@ export class OrganizationInvitations {
     } = validateParams(IterateOrganizationInvitationsParamsSchema, params);
     return lazyIterator(({ iterateWindowedList }) =>
       iterateWindowedList<OrganizationInvitation>({
+        window: PAGING_WINDOW,
         perPage: per_page,
         startPage: page,
         onPage,

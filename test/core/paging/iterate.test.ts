@@ -197,7 +197,15 @@ describe('iterateWindowedList', () => {
   }
   const iterate = (fetchPage: (query: WindowedPageQuery) => Promise<{ items: Row[] }>, options: object = {}) =>
     collect(
-      iterateWindowedList<Row>({ perPage: 100, onLimit: 'throw', filters: { sort: 'day:1' }, defaultSort: 'day:1', fetchPage, ...options }),
+      iterateWindowedList<Row>({
+        window: 1000,
+        perPage: 100,
+        onLimit: 'throw',
+        filters: { sort: 'day:1' },
+        defaultSort: 'day:1',
+        fetchPage,
+        ...options,
+      }),
     );
   const pagesOf = (calls: readonly WindowedPageQuery[]) => calls.filter((query) => query.sort === 'day:1').map((q) => [q.page, q.per_page]);
 
@@ -216,7 +224,14 @@ describe('iterateWindowedList', () => {
   it('is lazy: five records cost one request', async () => {
     const { calls, fetchPage } = windowed(rows(2000));
     let count = 0;
-    for await (const _ of iterateWindowedList<Row>({ perPage: 50, onLimit: 'throw', filters: {}, defaultSort: 'day:1', fetchPage }))
+    for await (const _ of iterateWindowedList<Row>({
+      window: 1000,
+      perPage: 50,
+      onLimit: 'throw',
+      filters: {},
+      defaultSort: 'day:1',
+      fetchPage,
+    }))
       if (++count === 5) break;
     expect(calls).toHaveLength(1);
   });

@@ -7,7 +7,8 @@ import {
   TOKEN_LOCK_POLL_MS,
   TOKEN_LOCK_TTL_MS,
 } from '../../../src/core/tokens/client-credentials.js';
-import { memoryTokenCache, type TokenCache } from '../../../src/core/tokens/provider.js';
+import { memoryTokenCache } from '../../../src/core/tokens/memory-cache.js';
+import type { TokenCache } from '../../../src/core/tokens/provider.js';
 import { createFakeClock, type FakeClock } from '../../helpers/clock.js';
 
 const KEY = 'idplatform:https://tenant.test:client-1:https://tenant.test/api/v2/';

@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
 import { AuthApiError, TokenRequestError } from '../../../src/core/errors.js';
 import { ClientCredentialsTokenProvider, type IssuedToken } from '../../../src/core/tokens/client-credentials.js';
-import { memoryTokenCache, type TokenCache } from '../../../src/core/tokens/provider.js';
+import { memoryTokenCache } from '../../../src/core/tokens/memory-cache.js';
+import type { TokenCache } from '../../../src/core/tokens/provider.js';
 import { createFakeClock, type FakeClock } from '../../helpers/clock.js';
 import { deferred } from '../../helpers/deferred.js';
 

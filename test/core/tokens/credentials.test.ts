@@ -2,7 +2,13 @@ import { exportPKCS8, generateKeyPair } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AuthenticationClient } from '../../../src/auth/index.js';
 import { ConfigurationError } from '../../../src/core/errors.js';
-import { resolveCredentials } from '../../../src/core/tokens/credentials.js';
+import {
+  clientIdOnlyCredentials,
+  clientSecretCredentials,
+  resolveCredentials,
+  signingKeyCredentials,
+} from '../../../src/core/tokens/credentials.js';
+import { mtlsCredentials } from '../../../src/core/tokens/mtls-options.js';
 import { ManagementClient } from '../../../src/management/index.js';
 import { stubBrowser } from '../../helpers/browser.js';
 
@@ -15,8 +21,9 @@ describe('resolveCredentials', () => {
   });
 
   it('decides the method from the one credential given', () => {
-    expect(resolveCredentials({ clientId: 'c', clientSecret: 's' }, ['client_secret_post']).method).toBe('client_secret_post');
-    expect(resolveCredentials({ clientId: 'c' }, ['none']).method).toBe('none');
+    const checks = { client_secret_post: clientSecretCredentials, none: clientIdOnlyCredentials };
+    expect(resolveCredentials({ clientId: 'c', clientSecret: 's' }, checks).method).toBe('client_secret_post');
+    expect(resolveCredentials({ clientId: 'c' }, checks).method).toBe('none');
   });
 
   it.each([
@@ -72,11 +79,15 @@ describe('resolveCredentials', () => {
       const refused = [{ clientSecret: 's' }, { clientAssertionSigningKey: { kty: 'RSA', d: 'x' } }, { mtls: { edgeHeaders } }];
       for (const credential of refused) {
         expect(() =>
-          resolveCredentials({ clientId: 'c', ...credential }, ['client_secret_post', 'private_key_jwt', 'tls_client_auth']),
+          resolveCredentials(
+            { clientId: 'c', ...credential },
+            { client_secret_post: clientSecretCredentials, private_key_jwt: signingKeyCredentials, tls_client_auth: mtlsCredentials },
+          ),
         ).toThrow('never be shipped to a browser');
       }
       // A certificate-presenting fetch holds no secret the page could leak.
-      expect(resolveCredentials({ clientId: 'c', mtls: { fetch: globalThis.fetch } }, ['tls_client_auth']).method).toBe('tls_client_auth');
+      const mtls = { fetch: globalThis.fetch };
+      expect(resolveCredentials({ clientId: 'c', mtls }, { tls_client_auth: mtlsCredentials }).method).toBe('tls_client_auth');
     });
   });
 

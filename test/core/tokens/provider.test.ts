@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { TokenRequestError } from '../../../src/core/errors.js';
-import { callerTokenProvider, lazyTokenProvider, memoryTokenCache } from '../../../src/core/tokens/provider.js';
-import { createFakeClock } from '../../helpers/clock.js';
+import { callerTokenProvider, lazyTokenProvider } from '../../../src/core/tokens/provider.js';
 
 describe('callerTokenProvider', () => {
   it.each([
@@ -42,25 +41,6 @@ describe('callerTokenProvider', () => {
 
   it('cannot offer another token after a 401: reject answers false', () => {
     expect(callerTokenProvider('caller-token').reject('caller-token')).toBe(false);
-  });
-});
-
-describe('memoryTokenCache', () => {
-  it('keeps a token for its time to live and forgets it then', () => {
-    const clock = createFakeClock(1_000);
-    const cache = memoryTokenCache(clock);
-    cache.set('key', 'token', 5_000);
-    clock.advance(4_999);
-    expect(cache.get('key')).toBe('token');
-    clock.advance(1);
-    expect(cache.get('key')).toBeUndefined();
-  });
-
-  it('answers undefined for a key it never saw and keeps keys apart', () => {
-    const cache = memoryTokenCache(createFakeClock());
-    cache.set('a', 'token-a', 1_000);
-    expect(cache.get('b')).toBeUndefined();
-    expect(cache.get('a')).toBe('token-a');
   });
 });
 

@@ -1,9 +1,17 @@
-import { type CryptoKey, importJWK, importPKCS8, SignJWT } from 'jose';
+import { type CryptoKey, importJWK, importPKCS8, type JWK, SignJWT } from 'jose';
 import { ConfigurationError } from '../../errors.js';
-import { CLIENT_ASSERTION_TYPE, type ClientAssertionSigningAlg, type ClientAssertionSigningKey, isCryptoKey } from './signing-key.js';
+import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './signing-key.js';
 import type { ClientAuthentication } from './types.js';
 
 const ASSERTION_LIFETIME_SECONDS = 60;
+
+/** The `client_assertion_type` of a JWT client assertion (RFC 7523). */
+const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** Whether a checked signing key (PEM text, a `CryptoKey` or a JWK) is a JWK: JWKs name their key type in `kty`, as jose reads them. */
+function isJwk(key: ClientAssertionSigningKey): key is JWK {
+  return typeof key === 'object' && typeof (key as JWK).kty === 'string';
+}
 
 /**
  * `private_key_jwt`: sends a JWT signed with the client's key as `client_assertion`.
@@ -23,7 +31,7 @@ export function privateKeyJwt(
 ): ClientAuthentication {
   let key: Promise<CryptoKey | Uint8Array> | undefined;
   // A JWK's `kid` names the key among those the client registered (key rotation): sent in the header.
-  const kid = typeof signingKey === 'object' && !isCryptoKey(signingKey) && signingKey.kid ? signingKey.kid : undefined;
+  const kid = isJwk(signingKey) && signingKey.kid ? signingKey.kid : undefined;
   return {
     method: 'private_key_jwt',
     apply: async ({ body }, issuer) => {
@@ -59,7 +67,7 @@ export function privateKeyJwt(
 
 /** Imports the key (PEM or JWK) for `alg`, and checks that it can sign `alg` assertions (see {@link checkSigningCryptoKey}). */
 async function importSigningKey(key: ClientAssertionSigningKey, alg: ClientAssertionSigningAlg): Promise<CryptoKey | Uint8Array> {
-  const imported = typeof key === 'string' ? await importPKCS8(key, alg) : isCryptoKey(key) ? key : await importJWK(key, alg);
+  const imported = typeof key === 'string' ? await importPKCS8(key, alg) : isJwk(key) ? await importJWK(key, alg) : key;
   if (!(imported instanceof Uint8Array)) checkSigningCryptoKey(imported, alg);
   return imported;
 }

@@ -4,11 +4,8 @@ import { ConfigurationError } from '../../errors.js';
 /** A private key for signing client assertions: PKCS#8 PEM text, a WebCrypto `CryptoKey`, or a private JWK. */
 export type ClientAssertionSigningKey = string | CryptoKey | JWK;
 
-/** The `client_assertion_type` of a JWT client assertion (RFC 7523). */
-export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
-
-/** Whether a signing or verification key is a WebCrypto `CryptoKey` (rather than a JWK). */
-export function isCryptoKey(key: CryptoKey | JWK): key is CryptoKey {
+/** Whether a signing key is a WebCrypto `CryptoKey` (rather than a JWK). */
+function isCryptoKey(key: CryptoKey | JWK): key is CryptoKey {
   return typeof (key as CryptoKey).algorithm === 'object' && typeof (key as CryptoKey).usages !== 'undefined';
 }
 
@@ -41,7 +38,9 @@ export function checkSigningKeyOptions(key: unknown, alg: unknown): { key: Clien
   return { key, alg: algorithm };
 }
 
-/** A PEM string or an object (a `CryptoKey` or a JWK; jose checks the rest when it imports the key). */
+/** A PEM string, a `CryptoKey`, or a JWK (an object naming its key type in `kty`); jose checks the rest when it imports the key. */
 function isSigningKeyShape(key: unknown): key is ClientAssertionSigningKey {
-  return typeof key === 'string' || (typeof key === 'object' && key !== null);
+  if (typeof key === 'string') return true;
+  if (typeof key !== 'object' || key === null) return false;
+  return isCryptoKey(key as CryptoKey) || typeof (key as JWK).kty === 'string';
 }
