@@ -16,14 +16,19 @@ const entry = {
   // `#node-server` (package.json `imports`): the emulator's loopback server under Node, a module saying it needs Node elsewhere.
   'testing/node-server': 'src/testing/node-server.ts',
   'testing/node-server.unsupported': 'src/testing/node-server.unsupported.ts',
+  // `#client-credentials` (package.json `imports`): a ManagementClient's client-credentials grant, refused by browser builds.
+  'management/grant': 'src/management/grant.ts',
+  'management/grant.browser': 'src/management/grant.browser.ts',
 };
 
-/** Entries that package.json `imports` reaches (`#compile-schema`, `#node-server`), not public ones. */
+/** Entries that package.json `imports` reaches (`#compile-schema`, `#node-server`, `#client-credentials`), not public ones. */
 export const INTERNAL_ENTRIES = [
   'core/compiled-schema',
   'core/compiled-schema.browser',
   'testing/node-server',
   'testing/node-server.unsupported',
+  'management/grant',
+  'management/grant.browser',
 ];
 
 /**
@@ -52,7 +57,7 @@ const common = {
   target: 'es2022',
   platform: 'neutral',
   outDir: 'dist',
-  external: ['msw', '#compile-schema', '#node-server'],
+  external: ['msw', '#compile-schema', '#node-server', '#client-credentials'],
 } satisfies Options;
 
 /** The Node build resolves `#compile-schema` to zod's compiler, loaded lazily as a chunk of the same build (the same zod copy). */
@@ -65,7 +70,11 @@ const bundled = {
   noExternal: RUNTIME_DEPENDENCIES,
   treeshake: true,
   esbuildOptions(options) {
-    options.alias = { '#compile-schema': './src/core/compiled-schema.ts', '#node-server': './src/testing/node-server.ts' };
+    options.alias = {
+      '#compile-schema': './src/core/compiled-schema.ts',
+      '#node-server': './src/testing/node-server.ts',
+      '#client-credentials': './src/management/grant.ts',
+    };
   },
 } satisfies Options;
 

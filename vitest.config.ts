@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^idplatform$/, replacement: `${src}index.ts` },
       { find: /^#compile-schema$/, replacement: `${src}core/compiled-schema.ts` },
       { find: /^#node-server$/, replacement: `${src}testing/node-server.ts` },
+      { find: /^#client-credentials$/, replacement: `${src}management/grant.ts` },
       { find: /^idplatform\/(.+)$/, replacement: `${src}$1/index.ts` },
     ],
   },

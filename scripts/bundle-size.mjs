@@ -1,11 +1,9 @@
 // `npm run size`: what the SDK costs in a browser bundle, measured with esbuild
 // (platform browser, ESM, minified, code splitting) and gzip (level 9).
 //
-//   node scripts/bundle-size.mjs [--report-only[=SCENARIO,…]] [--top N]
+//   node scripts/bundle-size.mjs [--top N]
 //
-// `--report-only` prints every failure and exits 0; `--report-only=management`
-// does so for the named scenarios only (`spa`, `management`), and any other failure
-// still fails the run.
+// Any figure over its budget fails the run.
 //
 // Rows:
 // - every public entry (each subpath package.json exports) bundled whole (`export *`),
@@ -32,10 +30,6 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const args = process.argv.slice(2);
-const reportOnlyArg = args.find((arg) => arg === '--report-only' || arg.startsWith('--report-only='));
-/** Scenario keys whose budget failures are reported, not failed (`true`: everything). */
-const reportOnly = reportOnlyArg === '--report-only' ? true : new Set(reportOnlyArg?.slice('--report-only='.length).split(',') ?? []);
-const isReportOnly = (key) => reportOnly === true || reportOnly.has(key);
 const topIndex = args.indexOf('--top');
 const top = topIndex >= 0 ? Number(args[topIndex + 1]) : 8;
 
@@ -88,7 +82,7 @@ async function measure(name, entry, entryPoint) {
     outdir: 'dist-bundle',
     logLevel: 'silent',
     // What a browser bundler resolves the package's `imports` to (package.json, `browser` condition).
-    alias: { '#compile-schema': './src/core/compiled-schema.browser.ts', '#node-server': './src/testing/node-server.unsupported.ts' },
+    alias: { '#compile-schema': './src/core/compiled-schema.browser.ts', '#node-server': './src/testing/node-server.unsupported.ts', '#client-credentials': './src/management/grant.browser.ts' },
   });
   const outputs = result.metafile.outputs;
   const entryOutput = Object.keys(outputs).find((path) => outputs[path].entryPoint === entryPoint);
@@ -120,9 +114,8 @@ async function measure(name, entry, entryPoint) {
 
 const kb = (bytes) => `${(bytes / 1000).toFixed(2)} KB`;
 const rows = [];
-/** Failures that fail the run, and those only reported (`--report-only`). */
+/** Failures, which fail the run. */
 const failures = [];
-const reported = [];
 
 for (const specifier of ENTRIES) {
   const subpath = specifier === 'idplatform' ? '.' : `.${specifier.slice('idplatform'.length)}`;
@@ -139,7 +132,7 @@ for (const specifier of ENTRIES) {
     rows.push([`entry \`${specifier}\` (all exports)`, kb(entry.eagerGzip), kb(entry.lazyGzip), '—', 'info']);
   } catch (error) {
     // An exported entry that esbuild cannot bundle for the browser (e.g. tsconfig `paths` do not reach it).
-    (reportOnly === true ? reported : failures).push(`entry ${specifier}: ${error.message.split('\n')[0]}`);
+    failures.push(`entry ${specifier}: ${error.message.split('\n')[0]}`);
     rows.push([`entry \`${specifier}\` (all exports)`, 'could not be bundled', '', '—', 'FAIL']);
   }
 }
@@ -178,7 +171,7 @@ for (const scenario of scenarios) {
   const result = await measure(scenario.label, { entryPoints: [scenario.file], external: scenario.external }, scenario.file);
   const budget = BUDGETS[scenario.key];
   const pass = result.eagerGzip <= budget;
-  if (!pass) (isReportOnly(scenario.key) ? reported : failures).push(`${scenario.label}: ${kb(result.eagerGzip)} > ${kb(budget)}`);
+  if (!pass) failures.push(`${scenario.label}: ${kb(result.eagerGzip)} > ${kb(budget)}`);
   rows.push([scenario.label, kb(result.eagerGzip), `${kb(result.lazyGzip)} in ${result.lazyChunks} chunk(s)`, `≤ ${kb(budget)}`, pass ? 'pass' : 'FAIL']);
   rows.push([scenario.then.label, kb(result.loadedWith(scenario.then.awaited)), '', '—', 'info']);
   for (const { label, file, external } of scenario.parts ?? []) {
@@ -188,7 +181,7 @@ for (const scenario of scenarios) {
   breakdowns.push(result);
   if (scenario.key === 'spa') {
     const forbidden = [...result.inputs.keys()].filter((input) => /node_modules\/(jose|zod|ky)\/|^node:|src\/management\//.test(input));
-    if (forbidden.length > 0) (isReportOnly('spa') ? reported : failures).push(`the SPA flow's eager bundle includes code it must not: ${forbidden.join(', ')}`);
+    if (forbidden.length > 0) failures.push(`the SPA flow's eager bundle includes code it must not: ${forbidden.join(', ')}`);
     rows.push(['SPA eager bundle free of jose, zod, ky, node: built-ins, management code', forbidden.length ? forbidden.join(', ') : 'yes', '', 'required', forbidden.length ? 'FAIL' : 'pass']);
   }
 }
@@ -212,7 +205,6 @@ if (top > 0) {
   }
 }
 
-if (reported.length > 0) console.error(`\nOver budget (reported only):\n${reported.join('\n')}`);
 if (failures.length > 0) {
   console.error(`\n${failures.join('\n')}`);
   process.exit(1);

@@ -1,12 +1,11 @@
+import { clientCredentialsTokens } from '#client-credentials';
 import { ConfigurationError } from '../core/errors.js';
 import { isSendableHeaderValue } from '../core/http/headers.js';
 import { type CommonClientOptions, type CommonSettings, resolveCommonOptions } from '../core/options.js';
 import type { RateLimiter } from '../core/pacing.js';
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from '../core/tokens/client-authentication/signing-key.js';
-import { type CredentialChecks, clientSecretCredentials, resolveCredentials, signingKeyCredentials } from '../core/tokens/credentials.js';
-import { callerTokenProvider, lazyTokenProvider, type TokenCache, type TokenProvider, type TokenSource } from '../core/tokens/provider.js';
+import { callerTokenProvider, type TokenCache, type TokenProvider, type TokenSource } from '../core/tokens/provider.js';
 import type { TransportSettings } from '../core/transport.js';
-import type { ClientCredentialsGrant } from './client-credentials.js';
 
 // The members a way to authenticate rules out are typed with the fix as their type, so that a wrong
 // mix fails with an error saying what to do: a string naming it, or, where the member must not
@@ -221,22 +220,5 @@ function resolveTokenProvider(options: ManagementClientOptions, common: CommonSe
     }
     return callerTokenProvider(token);
   }
-  if (typeof options.clientId !== 'string' || options.clientId === '') {
-    throw new ConfigurationError('`clientId` is required with `clientSecret` or `clientAssertionSigningKey`');
-  }
-  const checks: CredentialChecks =
-    clientSecret !== undefined
-      ? { client_secret_post: clientSecretCredentials, client_secret_basic: clientSecretCredentials }
-      : { private_key_jwt: signingKeyCredentials };
-  const credentials = resolveCredentials(options, checks);
-  if (options.audience !== undefined && (typeof options.audience !== 'string' || options.audience.trim() === '')) {
-    throw new ConfigurationError(
-      '`audience` must be a non-empty string (the API identifier of the token, default `https://{domain}/api/v2/`)',
-    );
-  }
-  const audience = options.audience ?? `${common.baseUrl}/`;
-  const maxSkewMs = options.tokenRefreshSkewMs ?? 60_000;
-  if (!(maxSkewMs >= 0)) throw new ConfigurationError('`tokenRefreshSkewMs` must be a number >= 0');
-  const grant: ClientCredentialsGrant = { common, credentials, audience, maxSkewMs, tokenCache: checkTokenCache(options.tokenCache) };
-  return lazyTokenProvider(() => import('./client-credentials.js').then((module) => module.createClientCredentialsTokenProvider(grant)));
+  return clientCredentialsTokens(options, common, checkTokenCache(options.tokenCache));
 }

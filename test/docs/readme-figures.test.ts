@@ -74,7 +74,11 @@ async function eagerGzipBytes(entry: string): Promise<number> {
     metafile: true,
     outdir: 'dist-bundle',
     logLevel: 'silent',
-    alias: { '#compile-schema': './src/core/compiled-schema.browser.ts', '#node-server': './src/testing/node-server.unsupported.ts' },
+    alias: {
+      '#compile-schema': './src/core/compiled-schema.browser.ts',
+      '#node-server': './src/testing/node-server.unsupported.ts',
+      '#client-credentials': './src/management/grant.browser.ts',
+    },
   });
   const outputs = result.metafile.outputs;
   const entryOutput = Object.keys(outputs).find((path) => outputs[path]?.entryPoint === entry);

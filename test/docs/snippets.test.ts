@@ -69,6 +69,7 @@ describe('documentation snippets', () => {
         'idplatform/*': ['src/*/index.ts'],
         '#compile-schema': ['src/core/compiled-schema.ts'],
         '#node-server': ['src/testing/node-server.ts'],
+        '#client-credentials': ['src/management/grant.ts'],
       },
     });
     const problems = ts

@@ -20,14 +20,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const entries = join(here, 'entries');
 /**
- * What a bundler for browsers and workers resolves the package's `imports` to (its
- * `default` and `browser`/`worker` conditions); esbuild would otherwise take
+ * What a bundler for workers and for browsers resolves the package's `imports` to (its
+ * `workerd`/`worker` and `browser` conditions); esbuild would otherwise take
  * tsconfig.json's paths, which name the Node modules.
  */
-const browserImports = {
+const workerImports = {
   '#compile-schema': join(root, 'src/core/compiled-schema.browser.ts'),
   '#node-server': join(root, 'src/testing/node-server.unsupported.ts'),
+  '#client-credentials': join(root, 'src/management/grant.ts'),
 };
+const browserImports = { ...workerImports, '#client-credentials': join(root, 'src/management/grant.browser.ts') };
 const SCENARIO_TIMEOUT_MS = 180_000;
 const SUMMARY = /^(\d+) passed, (\d+) failed$/m;
 /** node@{major} binaries from npx, by major version (see `nodeBinary`). */
@@ -303,7 +305,7 @@ async function bundleWorker(entry) {
     platform: 'neutral',
     conditions: ['workerd', 'worker', 'browser'],
     mainFields: ['browser', 'module', 'main'],
-    alias: browserImports,
+    alias: workerImports,
     logLevel: 'silent',
   });
   return bundle.outputFiles[0].text;
