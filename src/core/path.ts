@@ -21,17 +21,15 @@ function encodeSegment(value: string): string {
   return encodeURIComponent(value);
 }
 
-/** Whether `value` is well-formed Unicode: no lone surrogate (which URLs would turn into U+FFFD, or refuse). */
-function isWellFormed(value: string): boolean {
-  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(value);
-}
+/** A lone surrogate: not well-formed Unicode, which URLs would turn into U+FFFD, or refuse. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Throws `RequestValidationError` (nothing sent) when a value for a URL is not a well-formed string: encoding would fail or alter it. */
 export function checkUrlValue(path: readonly PropertyKey[], value: unknown): void {
   if (typeof value !== 'string') {
     throw new RequestValidationError([{ code: 'invalid_type', path, message: 'expected string' }]);
   }
-  if (!isWellFormed(value)) {
+  if (LONE_SURROGATE.test(value)) {
     throw new RequestValidationError([{ code: 'invalid_string', path, message: 'must not hold a lone surrogate (not valid Unicode)' }]);
   }
 }

@@ -1,6 +1,5 @@
 import { ConfigurationError } from '../errors.js';
-import type { FetchLike } from '../options.js';
-import { isRealBrowser } from '../options.js';
+import { type FetchLike, isRealBrowser } from '../options.js';
 import {
   type ClientAssertionSigningAlg,
   type ClientAssertionSigningKey,
@@ -53,7 +52,13 @@ const CREDENTIAL_OF = {
   none: undefined,
 } as const satisfies Record<TokenEndpointAuthMethod, keyof CredentialOptions | undefined>;
 
-const CREDENTIAL_NAMES = ['clientSecret', 'clientAssertionSigningKey', 'mtls'] as const;
+/** The method each credential option implies when `tokenEndpointAuthMethod` is not given. */
+const METHOD_OF = {
+  clientSecret: 'client_secret_post',
+  clientAssertionSigningKey: 'private_key_jwt',
+  mtls: 'tls_client_auth',
+} as const satisfies Partial<Record<keyof CredentialOptions, TokenEndpointAuthMethod>>;
+const CREDENTIAL_NAMES = Object.keys(METHOD_OF) as (keyof typeof METHOD_OF)[];
 
 /** Reads the credential of `method` from the options, checked: `ConfigurationError` names what is wrong. */
 export type CredentialCheck = (options: CredentialOptions, clientId: string, method: TokenEndpointAuthMethod) => ClientCredentials;
@@ -66,10 +71,9 @@ export type CredentialChecks = Partial<Record<TokenEndpointAuthMethod, Credentia
  * (inferred from the credential). Throws `ConfigurationError`, also in a real browser for a secret, a signing key or mTLS edge API key.
  */
 export function resolveCredentials(options: CredentialOptions, checks: CredentialChecks): ClientCredentials {
-  const accepted = Object.keys(checks) as TokenEndpointAuthMethod[];
-  const credentials = decideCredentials(options, checks, accepted);
+  const credentials = decideCredentials(options, checks);
   if (holdsSecret(credentials) && isRealBrowser()) {
-    const instead = accepted.includes('none')
+    const instead = checks.none
       ? 'use a public client (client id only, with PKCE) in browser apps'
       : 'pass a `token` your backend obtained instead';
     throw new ConfigurationError(`A client secret, signing key or mTLS edge API key must never be shipped to a browser: ${instead}`);
@@ -84,11 +88,8 @@ function holdsSecret(credentials: ClientCredentials): boolean {
 }
 
 /** {@link resolveCredentials} without the browser rule: the method and its one credential, checked. */
-function decideCredentials(
-  options: CredentialOptions,
-  checks: CredentialChecks,
-  accepted: readonly TokenEndpointAuthMethod[],
-): ClientCredentials {
+function decideCredentials(options: CredentialOptions, checks: CredentialChecks): ClientCredentials {
+  const accepted = Object.keys(checks) as TokenEndpointAuthMethod[];
   const { clientId } = options;
   if (typeof clientId !== 'string' || clientId === '') throw new ConfigurationError('`clientId` is required');
   const given = CREDENTIAL_NAMES.filter((name) => options[name] !== undefined);
@@ -127,20 +128,11 @@ export const signingKeyCredentials: CredentialCheck = (options, clientId) => {
 /** `none`: the client id alone (a public client). */
 export const clientIdOnlyCredentials: CredentialCheck = (_options, clientId) => ({ method: 'none', clientId });
 
-function inferMethod(given: readonly (typeof CREDENTIAL_NAMES)[number][]): TokenEndpointAuthMethod {
+function inferMethod(given: readonly (keyof typeof METHOD_OF)[]): TokenEndpointAuthMethod {
   if (given.length > 1) {
     throw new ConfigurationError(
       `${given.map((name) => `\`${name}\``).join(' and ')} were both given: pass the credential of the one method the application uses`,
     );
   }
-  switch (given[0]) {
-    case 'clientSecret':
-      return 'client_secret_post';
-    case 'clientAssertionSigningKey':
-      return 'private_key_jwt';
-    case 'mtls':
-      return 'tls_client_auth';
-    default:
-      return 'none';
-  }
+  return given[0] === undefined ? 'none' : METHOD_OF[given[0]];
 }

@@ -17,10 +17,7 @@ function checkMtls(mtls: unknown): MtlsOptions {
       "tokenEndpointAuthMethod 'tls_client_auth' needs `mtls` (a certificate-presenting `fetch` or `edgeHeaders`)",
     );
   }
-  const { fetch, edgeHeaders } = (typeof mtls === 'object' && mtls !== null ? mtls : {}) as {
-    fetch?: unknown;
-    edgeHeaders?: unknown;
-  };
+  const { fetch, edgeHeaders } = (typeof mtls === 'object' && mtls !== null ? mtls : {}) as Record<string, unknown>;
   if (typeof fetch === 'function' && edgeHeaders === undefined) return { fetch: fetch as FetchLike };
   if (fetch === undefined && isEdgeHeaders(edgeHeaders)) {
     // Sent as they are, unlike the certificate (URL-encoded): a header must be able to carry them. Named, never quoted.
