@@ -64,9 +64,6 @@ function parseUrl(value: string, option: string): URL {
   throw new ConfigurationError(`\`${option}\` must be an https: URL`);
 }
 
-/** The platform's 404 message for a path outside every API it serves (e.g. a base URL without `/api/v2`). */
-const SERVICE_NOT_FOUND = 'Service not found';
-
 /** Whether a URL host name is the local machine: `localhost`, `127.0.0.0/8` or `[::1]`. */
 export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
@@ -77,8 +74,8 @@ export function withBaseUrlHint(message: string, status: number, baseUrl: string
   if (status !== 404) return message;
   const url = new URL(baseUrl);
   const endsInApiV2 = url.pathname.replace(/\/+$/, '').endsWith('/api/v2');
-  // "Service not found", also with what the server appends (": https://{domain}/…").
-  if (endsInApiV2 && !message.startsWith(SERVICE_NOT_FOUND)) return message;
+  // The platform's 404 for a path outside every API it serves: "Service not found", maybe with ": https://{domain}/…".
+  if (endsInApiV2 && !message.startsWith('Service not found')) return message;
   const suggestion = endsInApiV2 ? '' : ` (e.g. ${url.origin}/api/v2)`;
   return `${message}. Is the base URL right? The Management API lives at https://{domain}/api/v2; this client sends to ${baseUrl}${suggestion}`;
 }

@@ -20,18 +20,21 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
-/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries; anything else throws `ConfigurationError`. */
-export function resolveRetryPolicy(given: RetryOptions | undefined): RetryPolicy {
+/** Applies the defaults `{ maxRetries: 3, maxDelayMs: 60_000 }`; `false` means no retries; anything else throws `fail(message)`. */
+export function resolveRetryPolicy(
+  given: RetryOptions | undefined,
+  fail: (message: string) => Error = (message) => new ConfigurationError(message),
+): RetryPolicy {
   if (given === false) return { maxRetries: 0, maxDelayMs: 0 };
   // `retry: 0` (or `true`) from plain JavaScript must not quietly mean the defaults, three retries.
   if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
-    throw new ConfigurationError('retry must be { maxRetries?, maxDelayMs? } or false');
+    throw fail('retry must be { maxRetries?, maxDelayMs? } or false');
   }
   const { maxRetries = 3, maxDelayMs = 60_000 } = given ?? {};
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new ConfigurationError('retry.maxRetries must be an integer >= 0');
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw fail('retry.maxRetries must be an integer >= 0');
   // A longer timer fires at once: a 429 with a reset weeks away would be retried at once.
   if (!(maxDelayMs >= 0 && maxDelayMs <= MAX_TIMER_MS)) {
-    throw new ConfigurationError(`retry.maxDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
+    throw fail(`retry.maxDelayMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}`);
   }
   return { maxRetries, maxDelayMs };
 }

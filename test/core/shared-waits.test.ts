@@ -8,6 +8,7 @@ const API = 'http://127.0.0.1:1/api/v2';
 describe('a token lock held elsewhere (fake timers)', () => {
   beforeEach(async () => {
     // The lazily loaded chunks, loaded before time is faked.
+    await import('ky');
     await import('p-retry');
     await import('../../src/management/client-credentials.js');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });

@@ -1,7 +1,8 @@
-import ky, { type KyInstance } from 'ky';
+import type { KyInstance, Options as KyOptions } from 'ky';
 import { VERSION } from '../../version.js';
 import { type Clock, timeoutAfter, untilAborted, whenAborted } from '../clock.js';
-import { IdPlatformError, RequestValidationError } from '../errors.js';
+import { IdPlatformError, messageOf, RequestValidationError } from '../errors.js';
+import { loadOnce } from '../load-once.js';
 import type { FetchLike, RequestOptions, ResponseInfo } from '../options.js';
 import { isValidTimeout, MAX_TIMEOUT_MS, type RetryPolicy, resolveRetryPolicy, runtimeName } from '../options.js';
 import { networkError } from './failures.js';
@@ -63,6 +64,8 @@ export interface CheckedOptions {
 }
 
 const FORM = 'application/x-www-form-urlencoded;charset=UTF-8';
+/** ky, loaded with the first request: its feature checks build a `Request`, which makes Node load its fetch (about 40 ms) at once. */
+const loadKy = loadOnce(() => import('ky').then((module) => module.default));
 const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
 
 /**
@@ -71,14 +74,15 @@ const IDEMPOTENT: ReadonlySet<string> = new Set(['GET', 'PUT', 'DELETE']);
  */
 export class Sender {
   readonly #settings: SenderSettings;
-  readonly #http: KyInstance;
+  readonly #kyOptions: KyOptions;
+  #http: KyInstance | undefined;
   readonly #host: string;
 
   constructor(settings: SenderSettings) {
     this.#settings = settings;
     this.#host = new URL(settings.prefixUrl).host;
     const userAgent = runtimeName();
-    this.#http = ky.create({
+    this.#kyOptions = {
       prefixUrl: settings.prefixUrl,
       ...(settings.fetch && { fetch: settings.fetch as typeof fetch }),
       headers: {
@@ -91,7 +95,16 @@ export class Sender {
       timeout: false,
       throwHttpErrors: false,
       redirect: 'manual',
+    };
+  }
+
+  /** The client's ky instance, made once ky has loaded; a failed load (a chunk lost offline) is tried again by the next call. */
+  async #loadHttp(): Promise<KyInstance> {
+    const ky = await loadKy().catch((error: unknown) => {
+      throw new IdPlatformError(`The SDK could not load its HTTP client: ${messageOf(error)}`, { cause: error });
     });
+    this.#http ??= ky.create(this.#kyOptions);
+    return this.#http;
   }
 
   /** Checks a call's options (`RequestValidationError`, nothing sent), as a call would. */
@@ -101,12 +114,8 @@ export class Sender {
     if (signal !== undefined && !isAbortSignal(signal)) throw optionError('invalid_type', 'signal', 'signal must be an AbortSignal');
     if (!isValidTimeout(timeoutMs))
       throw optionError('invalid_timeout', 'timeoutMs', `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
-    let policy = this.#settings.retry;
-    try {
-      if (retry !== undefined) policy = resolveRetryPolicy(retry);
-    } catch (error) {
-      throw optionError('invalid_retry', 'retry', (error as Error).message);
-    }
+    const policy =
+      retry === undefined ? this.#settings.retry : resolveRetryPolicy(retry, (message) => optionError('invalid_retry', 'retry', message));
     return { signal, timeoutMs, headers: headers === undefined ? undefined : checkedHeaders(headers), policy };
   }
 
@@ -129,7 +138,8 @@ export class Sender {
   async fetch(path: string, signal: AbortSignal): Promise<Response> {
     try {
       // Also ends a custom fetch that ignores signals: the key set's fetch is shared and must not hang for good.
-      const response = await untilAborted(this.#http(path, { signal }), signal);
+      const http = this.#http ?? (await untilAborted(this.#loadHttp(), signal));
+      const response = await untilAborted(http(path, { signal }), signal);
       tellResponse(this.#settings.onResponse, {
         method: 'GET',
         path: `/${path}`,
@@ -154,7 +164,8 @@ export class Sender {
       // A preparation that hangs (a `token` function, a signing) ends with the attempt.
       const prepared = await untilAborted(Promise.resolve(call.prepare(attempt.signal)), attempt.signal);
       const { body } = prepared;
-      const exchange = this.#http(call.query?.size ? `${path}?${call.query}` : path, {
+      const http = this.#http ?? (await untilAborted(this.#loadHttp(), attempt.signal));
+      const exchange = http(call.query?.size ? `${path}?${call.query}` : path, {
         method,
         // The body's own type, whatever `Content-Type` the caller's headers name.
         headers:

@@ -72,19 +72,15 @@ export type CredentialChecks = Partial<Record<TokenEndpointAuthMethod, Credentia
  */
 export function resolveCredentials(options: CredentialOptions, checks: CredentialChecks): ClientCredentials {
   const credentials = decideCredentials(options, checks);
-  if (holdsSecret(credentials) && isRealBrowser()) {
+  // A secret is anything but a client id alone or a certificate-presenting `fetch`.
+  const holdsSecret = credentials.method === 'tls_client_auth' ? credentials.mtls.edgeHeaders !== undefined : credentials.method !== 'none';
+  if (holdsSecret && isRealBrowser()) {
     const instead = checks.none
       ? 'use a public client (client id only, with PKCE) in browser apps'
       : 'pass a `token` your backend obtained instead';
     throw new ConfigurationError(`A client secret, signing key or mTLS edge API key must never be shipped to a browser: ${instead}`);
   }
   return credentials;
-}
-
-/** Whether the credentials hold a secret: anything but a client id alone or a certificate-presenting `fetch`. */
-function holdsSecret(credentials: ClientCredentials): boolean {
-  if (credentials.method === 'tls_client_auth') return credentials.mtls.edgeHeaders !== undefined;
-  return credentials.method !== 'none';
 }
 
 /** {@link resolveCredentials} without the browser rule: the method and its one credential, checked. */

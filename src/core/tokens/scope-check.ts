@@ -31,12 +31,8 @@ export function createScopeCheck(): ScopeCheck {
 const NOT_LOADED = Symbol('the decoder could not be loaded');
 
 async function decodeScopes(token: string): Promise<readonly string[] | undefined | typeof NOT_LOADED> {
-  let decodeJwt: (token: string) => { scope?: unknown };
-  try {
-    decodeJwt = await loadDecoder();
-  } catch {
-    return NOT_LOADED;
-  }
+  const decodeJwt = await loadDecoder().catch(() => undefined);
+  if (decodeJwt === undefined) return NOT_LOADED;
   try {
     const { scope } = decodeJwt(token);
     return typeof scope === 'string' ? scope.split(' ').filter(Boolean) : undefined;
