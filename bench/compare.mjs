@@ -27,7 +27,10 @@
  * printed for information.
  *
  * The server runs in its own process; latency is measured alternating call by
- * call, throughput and CPU in alternating blocks; memory in one child process per
+ * call. Throughput and CPU are measured in alternating blocks, each block in a child
+ * process of its own that loads one variant, as an app runs one SDK: in a shared
+ * process the variants' calls share the JIT's state of `fetch`, and one variant's
+ * figures depend on which others run beside it. Memory in one child process per
  * variant; cold import as `node --input-type=module -e "await import(…)"` over the
  * same command with an empty script, the entries alternating run by run, median
  * of many runs each.
@@ -41,7 +44,7 @@ import { fileURLToPath } from 'node:url';
 import { INVITATION_PAGE_BODY, PER_PAGE } from './lib/fixtures.mjs';
 import { BENCH_DIR, prepare } from './lib/prepare.mjs';
 import { startServer } from './lib/server-process.mjs';
-import { median, percentile, runConcurrently } from './lib/stats.mjs';
+import { median, percentile } from './lib/stats.mjs';
 import { checkVariant, createVariant, VARIANT_LABELS, VARIANT_NAMES } from './lib/variants.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -108,27 +111,18 @@ async function measureAll(port) {
     }
   }
 
-  log(`throughput at c=${PLAN.concurrency} and CPU per call: ${PLAN.blocks} alternating blocks per variant …`);
+  log(`throughput at c=${PLAN.concurrency} and CPU per call: ${PLAN.blocks} alternating blocks per variant, a process each …`);
   const throughput = Object.fromEntries(VARIANT_NAMES.map((name) => [name, []]));
   const cpuConcurrent = Object.fromEntries(VARIANT_NAMES.map((name) => [name, []]));
   const cpuSequential = Object.fromEntries(VARIANT_NAMES.map((name) => [name, []]));
+  const blockArgs = [PLAN.warmup, PLAN.throughputCalls, PLAN.concurrency, PLAN.blockCalls].map(String);
   for (let block = 0; block < PLAN.blocks; block++) {
     for (let k = 0; k < VARIANT_NAMES.length; k++) {
       const name = VARIANT_NAMES[(block + k) % VARIANT_NAMES.length];
-      const cpuBefore = process.cpuUsage();
-      const start = performance.now();
-      await runConcurrently(calls[name], PLAN.throughputCalls, PLAN.concurrency);
-      const elapsed = performance.now() - start;
-      const cpu = process.cpuUsage(cpuBefore);
-      throughput[name].push((PLAN.throughputCalls * 1000) / elapsed);
-      cpuConcurrent[name].push((cpu.user + cpu.system) / PLAN.throughputCalls);
-    }
-    for (let k = 0; k < VARIANT_NAMES.length; k++) {
-      const name = VARIANT_NAMES[(block + k) % VARIANT_NAMES.length];
-      const cpuBefore = process.cpuUsage();
-      for (let i = 0; i < PLAN.blockCalls; i++) await calls[name]();
-      const cpu = process.cpuUsage(cpuBefore);
-      cpuSequential[name].push((cpu.user + cpu.system) / PLAN.blockCalls);
+      const figures = runChild(['--expose-gc', CHILD, 'block', name, String(port), ...blockArgs]);
+      throughput[name].push(figures.callsPerSecond);
+      cpuConcurrent[name].push(figures.cpuConcurrent);
+      cpuSequential[name].push(figures.cpuSequential);
     }
   }
 

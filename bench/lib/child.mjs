@@ -1,11 +1,16 @@
 /**
- * One variant in a process of its own, for the memory figures: loads only that
- * variant's SDK, makes the calls, and prints one JSON line.
+ * One variant in a process of its own, for the throughput, CPU and memory figures:
+ * loads only that variant's SDK, makes the calls, and prints one JSON line.
+ *   node --expose-gc lib/child.mjs block <variant> <port> <warmup> <calls> <concurrency> <sequentialCalls>
+ *     → { callsPerSecond, cpuConcurrent, cpuSequential }: after `warmup` calls, `calls` calls at
+ *       `concurrency` in flight, then `sequentialCalls` one after another (CPU in µs per call;
+ *       a full collection before each part)
  *   node lib/child.mjs rss <variant> <port> <calls> <concurrency>
  *     → { maxRssBytes }: peak RSS of the process after the calls
  *   node --expose-gc lib/child.mjs heap <variant> <port> <firstCalls> <totalCalls>
  *     → { heapFirst, heapTotal }: heapUsed after GC after the first and after all calls
  */
+import { performance } from 'node:perf_hooks';
 import { runConcurrently } from './stats.mjs';
 import { checkVariant, createVariant } from './variants.mjs';
 
@@ -30,7 +35,23 @@ async function heapAfterGc() {
   return process.memoryUsage().heapUsed;
 }
 
-if (mode === 'rss') {
+if (mode === 'block') {
+  const [warmup, calls, concurrency, sequentialCalls] = process.argv.slice(5).map(Number);
+  for (let i = 0; i < warmup; i++) await call();
+  global.gc();
+  let cpuBefore = process.cpuUsage();
+  const start = performance.now();
+  await runConcurrently(call, calls, concurrency);
+  const elapsed = performance.now() - start;
+  let cpu = process.cpuUsage(cpuBefore);
+  const callsPerSecond = (calls * 1000) / elapsed;
+  const cpuConcurrent = (cpu.user + cpu.system) / calls;
+  global.gc();
+  cpuBefore = process.cpuUsage();
+  for (let i = 0; i < sequentialCalls; i++) await call();
+  cpu = process.cpuUsage(cpuBefore);
+  console.log(JSON.stringify({ callsPerSecond, cpuConcurrent, cpuSequential: (cpu.user + cpu.system) / sequentialCalls }));
+} else if (mode === 'rss') {
   await runConcurrently(call, Number(first) - 1, Number(second));
   console.log(JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024 }));
 } else if (mode === 'heap') {
