@@ -42,12 +42,9 @@ export function resolveRetryPolicy(
 /** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
-/** The longest timeout timers can hold (2^31 − 1 ms, about 24.8 days). */
-export const MAX_TIMEOUT_MS = MAX_TIMER_MS;
-
-/** Whether `value` is a usable timeout: more than 0 and at most {@link MAX_TIMEOUT_MS} milliseconds. */
+/** Whether `value` is a usable timeout: more than 0 and at most {@link MAX_TIMER_MS} milliseconds. */
 export function isValidTimeout(value: unknown): value is number {
-  return typeof value === 'number' && value > 0 && value <= MAX_TIMEOUT_MS;
+  return typeof value === 'number' && value > 0 && value <= MAX_TIMER_MS;
 }
 
 /** Where the tenant is: its host name (`domain`) or, instead, a base URL (an emulator, a proxy). */
@@ -122,8 +119,7 @@ export function resolveCommonOptions(
 ): CommonSettings {
   const { baseUrl, origin } = resolveEndpoint(options, apiPath);
   const { timeoutMs = 30_000, fetch, onResponse, headers } = options;
-  if (!isValidTimeout(timeoutMs))
-    throw new ConfigurationError(`\`timeoutMs\` must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+  if (!isValidTimeout(timeoutMs)) throw new ConfigurationError(`\`timeoutMs\` must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
   if (fetch !== undefined && typeof fetch !== 'function') throw new ConfigurationError('`fetch` must be a function');
   if (onResponse !== undefined && typeof onResponse !== 'function') throw new ConfigurationError('`onResponse` must be a function');
   return {

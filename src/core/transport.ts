@@ -93,7 +93,9 @@ export class Transport {
 
 function toSearchParams(query: Query | undefined): URLSearchParams | undefined {
   if (!query) return undefined;
-  return new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])));
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  return params;
 }
 
 /** The `ApiError` of a non-2xx answer: a 404 that points at a wrong base URL says so; a 429 without `X-RateLimit-*` reads `Retry-After`. */

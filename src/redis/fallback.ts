@@ -1,6 +1,6 @@
-import { type Clock, systemClock, withDeadline } from '../core/clock.js';
+import { type Clock, MAX_TIMER_MS, systemClock, withDeadline } from '../core/clock.js';
 import { ConfigurationError } from '../core/errors.js';
-import { isValidTimeout, MAX_TIMEOUT_MS } from '../core/options.js';
+import { isValidTimeout } from '../core/options.js';
 import type { RedisClientLike } from './client.js';
 import { redisCommandSender } from './client.js';
 
@@ -21,7 +21,7 @@ export const REDIS_RETRY_AFTER_MS = 5_000;
  */
 export function checkedCommandTimeout(commandTimeoutMs: unknown): number {
   if (!isValidTimeout(commandTimeoutMs)) {
-    throw new ConfigurationError(`commandTimeoutMs must be a number of milliseconds more than 0 and at most ${MAX_TIMEOUT_MS}`);
+    throw new ConfigurationError(`commandTimeoutMs must be a number of milliseconds more than 0 and at most ${MAX_TIMER_MS}`);
   }
   return commandTimeoutMs;
 }

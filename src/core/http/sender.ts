@@ -1,10 +1,10 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
 import { VERSION } from '../../version.js';
-import { type Clock, timeoutAfter, untilAborted, whenAborted } from '../clock.js';
+import { type Clock, MAX_TIMER_MS, timeoutAfter, untilAborted, whenAborted } from '../clock.js';
 import { IdPlatformError, messageOf, RequestValidationError } from '../errors.js';
 import { loadOnce } from '../load-once.js';
 import type { FetchLike, RequestOptions, ResponseInfo } from '../options.js';
-import { isValidTimeout, MAX_TIMEOUT_MS, type RetryPolicy, resolveRetryPolicy, runtimeName } from '../options.js';
+import { isValidTimeout, type RetryPolicy, resolveRetryPolicy, runtimeName } from '../options.js';
 import { networkError } from './failures.js';
 import { checkedHeaders } from './headers.js';
 import { parseRateLimit, type RateLimit } from './rate-limit.js';
@@ -113,7 +113,7 @@ export class Sender {
     const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
     if (signal !== undefined && !isAbortSignal(signal)) throw optionError('invalid_type', 'signal', 'signal must be an AbortSignal');
     if (!isValidTimeout(timeoutMs))
-      throw optionError('invalid_timeout', 'timeoutMs', `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+      throw optionError('invalid_timeout', 'timeoutMs', `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
     const policy =
       retry === undefined ? this.#settings.retry : resolveRetryPolicy(retry, (message) => optionError('invalid_retry', 'retry', message));
     return { signal, timeoutMs, headers: headers === undefined ? undefined : checkedHeaders(headers), policy };
