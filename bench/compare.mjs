@@ -360,7 +360,7 @@ Written by \`npm run bench${PLAN.quick ? ' -- --quick' : ''}\`; compare figures 
 - date: ${new Date().toISOString()}
 - body: ${PER_PAGE} invitations, ${INVITATION_PAGE_BODY.length} bytes, over loopback HTTP from a server in its own process
 - variants: ${VARIANT_NAMES.map((name) => VARIANT_LABELS[name]).join('; ')}
-- runs: ${PLAN.latencyRounds} latency rounds alternating call by call; ${PLAN.blocks} alternating blocks of ${PLAN.throughputCalls} calls at c=${PLAN.concurrency} and of ${PLAN.blockCalls} sequential calls (CPU); memory in one child process per variant; cold import median of ${PLAN.coldRuns} runs
+- runs: ${PLAN.latencyRounds} latency rounds alternating call by call; ${PLAN.blocks} alternating blocks of ${PLAN.throughputCalls} calls at c=${PLAN.concurrency} and of ${PLAN.blockCalls} sequential calls (CPU), each block in a child process of its own; memory in one child process per variant; cold import median of ${PLAN.coldRuns} runs
 
 ## Budgets
 
