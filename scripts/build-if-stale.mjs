@@ -3,7 +3,6 @@
 import { execFileSync } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..');
 /** What dist/ is built from: a change to any of them makes it stale. */
@@ -29,5 +28,3 @@ export async function buildIfStale() {
   console.log('dist/ is missing or older than its sources: npm run build');
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
 }
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await buildIfStale();

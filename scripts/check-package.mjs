@@ -29,7 +29,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -153,7 +153,10 @@ for (const subpath of subpaths) {
   }
   // Node's `import` (dist/node/) and `require` run the same CommonJS build: one copy of each class. The msw handlers are not in it.
   const esmNode = await import(join(ROOT, esm.node)).catch(() => ({})); // msw missing: nothing to compare
-  const commonJs = await (async () => requireFromRoot(join(ROOT, cjs.default)))().catch(() => ({}));
+  let commonJs = {};
+  try {
+    commonJs = requireFromRoot(join(ROOT, cjs.default));
+  } catch {} // msw missing: nothing to compare
   const apart = Object.keys(esmNode).filter((name) => name !== 'createMswHandlers' && name in commonJs && esmNode[name] !== commonJs[name]);
   if (apart.length > 0) problems.push(`${esm.node} and ${cjs.default} do not share ${apart.join(', ')}`);
 }

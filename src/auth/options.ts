@@ -114,9 +114,8 @@ const AUTH_CREDENTIALS: CredentialChecks = {
  * `ConfigurationError` naming the problem (in a browser, also for a secret: see
  * `resolveCredentials`).
  */
-export function resolveAuthOptions(given: AuthenticationClientOptions): AuthClientSettings {
-  if (typeof given !== 'object' || given === null) throw new ConfigurationError('AuthenticationClient needs an options object');
-  const options = given;
+export function resolveAuthOptions(options: AuthenticationClientOptions): AuthClientSettings {
+  if (typeof options !== 'object' || options === null) throw new ConfigurationError('AuthenticationClient needs an options object');
   const credentials = resolveCredentials(options, AUTH_CREDENTIALS);
   const common = resolveCommonOptions(options, '');
   // The Authentication API lives at the tenant's root (its issuer is the origin): a path would be dropped unsaid.

@@ -46,10 +46,9 @@ export function whenAborted(signal: AbortSignal, listener: () => void): () => vo
     abortListeners.set(signal, created);
     listeners = created;
   }
-  const entry = () => listener(); // one per call: the same listener added twice is removed once each
-  listeners.add(entry);
+  listeners.add(listener);
   return () => {
-    listeners.delete(entry);
+    listeners.delete(listener);
   };
 }
 

@@ -217,23 +217,10 @@ export class RateLimitError extends ApiError {
   declare readonly status: 429;
   /** Always set: from `X-RateLimit-*`, else built from `Retry-After` (`remaining` 0, `limit` 0 for unknown); `reset` is when it refills. */
   declare readonly rateLimit: RateLimit;
-  readonly #details: ApiErrorDetails;
 
   constructor(details: ApiErrorDetails) {
     // The SDK always passes one (from Retry-After at the least); a caller building one may not.
-    const rateLimit = details.rateLimit ?? { limit: 0, remaining: 0, reset: new Date() };
-    super({ ...details, rateLimit });
-    this.#details = { ...details, rateLimit };
-  }
-
-  /** This error, its message saying when the limit resets and `why` the SDK gave up. */
-  gaveUp(why: string): RateLimitError {
-    const { reset } = this.rateLimit;
-    const inSeconds = Math.max(0, Math.ceil((reset.getTime() - Date.now()) / 1000));
-    return new RateLimitError({
-      ...this.#details,
-      message: `${this.#details.message} (the limit resets at ${reset.toISOString()}, in ${inSeconds} s; ${why})`,
-    });
+    super({ ...details, rateLimit: details.rateLimit ?? { limit: 0, remaining: 0, reset: new Date() } });
   }
 }
 /** 5xx: a fault on the service side. */

@@ -107,14 +107,9 @@ function describe(issue: z.core.$ZodIssue): string {
 export async function parseWithCallerSchema<T>(schema: Schema<T>, body: unknown, secrets: readonly string[]): Promise<T> {
   let result: ReturnType<Schema<T>['safeParse']>;
   try {
-    try {
-      result = schema.safeParse(body);
-    } catch (error) {
-      // zod throws in `safeParse` on asynchronous checks.
-      const { safeParseAsync } = schema as { safeParseAsync?: (value: unknown) => Promise<typeof result> };
-      if (typeof safeParseAsync !== 'function') throw error;
-      result = await safeParseAsync.call(schema, body);
-    }
+    // The async form runs async checks too, where `safeParse` throws; a schema without one has `safeParse` only.
+    const { safeParseAsync = schema.safeParse } = schema as { safeParseAsync?: (value: unknown) => Promise<typeof result> };
+    result = await (safeParseAsync as (value: unknown) => typeof result | Promise<typeof result>).call(schema, body);
   } catch (error) {
     const message = redact(`the schema could not check the body: ${messageOf(error)}`, secrets);
     throw new ResponseValidationError([{ code: 'custom', path: [], message }], redact(body, secrets));

@@ -145,9 +145,8 @@ const GRANT_ONLY_OPTIONS = [
 ] as const;
 
 /** Turns client options into the transport's settings, or throws `ConfigurationError` naming the problem. */
-export function resolveManagementOptions(given: ManagementClientOptions): TransportSettings {
-  if (typeof given !== 'object' || given === null) throw new ConfigurationError('ManagementClient needs an options object');
-  const options = given;
+export function resolveManagementOptions(options: ManagementClientOptions): TransportSettings {
+  if (typeof options !== 'object' || options === null) throw new ConfigurationError('ManagementClient needs an options object');
   const common = resolveCommonOptions(options, '/api/v2');
   return {
     ...common,

@@ -73,7 +73,7 @@ export class AccessTokens {
   /** Verifies signature, `exp`, `iss` and `aud` of a bearer token, as the Management API does. */
   async verify(token: string, expected: { readonly issuer: string; readonly audience: string }): Promise<TokenCheck> {
     const { publicKey } = await this.#signingKey();
-    const { decodeJwt, jwtVerify } = await import('jose');
+    const { jwtVerify } = await import('jose');
     try {
       const { payload } = await jwtVerify(token, publicKey, {
         algorithms: ['RS256'],
@@ -87,8 +87,9 @@ export class AccessTokens {
       return { ok: true, clientId, subject: payload.sub ?? '', scopes };
     } catch (error) {
       const message = refusal(error);
-      // Claims are checked after the signature, so a refused issuer's token decodes.
-      const hint = message === 'Bad issuer' ? issuerHint(decodeJwt(token).iss, expected.issuer) : undefined;
+      // Claims are checked after the signature: jose's error carries the verified payload.
+      const hint =
+        message === 'Bad issuer' ? issuerHint((error as { payload: { iss?: unknown } }).payload.iss, expected.issuer) : undefined;
       return hint === undefined ? { ok: false, message } : { ok: false, message, hint };
     }
   }

@@ -66,9 +66,15 @@ async function waitBeforeRetry(error: unknown, retryNumber: number, context: Ret
   return true;
 }
 
-/** A final `RateLimitError` that also says why the SDK gave up; any other error as it is. */
+/** A final `RateLimitError`, its message saying when the limit resets and `why` the SDK gave up; any other error as it is. */
 function explained(error: unknown, why: string): unknown {
-  return error instanceof RateLimitError ? error.gaveUp(why) : error;
+  if (!(error instanceof RateLimitError)) return error;
+  const { reset } = error.rateLimit;
+  const inSeconds = Math.max(0, Math.ceil((reset.getTime() - Date.now()) / 1000));
+  return new RateLimitError({
+    ...error,
+    message: `${error.message} (the limit resets at ${reset.toISOString()}, in ${inSeconds} s; ${why})`,
+  });
 }
 
 /** The wait before retry `retryNumber` (`ms`, with jitter) and the part the server demands (`mandatedMs`); `undefined` if none. */

@@ -77,10 +77,13 @@ export class Sender {
   readonly #kyOptions: KyOptions;
   #http: KyInstance | undefined;
   readonly #host: string;
+  /** The options of a call that passes none: the client's, checked when it was built. */
+  readonly #clientOptions: CheckedOptions;
 
   constructor(settings: SenderSettings) {
     this.#settings = settings;
     this.#host = new URL(settings.prefixUrl).host;
+    this.#clientOptions = { signal: undefined, timeoutMs: settings.timeoutMs, headers: undefined, policy: settings.retry };
     const userAgent = runtimeName();
     this.#kyOptions = {
       prefixUrl: settings.prefixUrl,
@@ -109,7 +112,9 @@ export class Sender {
 
   /** Checks a call's options (`RequestValidationError`, nothing sent), as a call would. */
   checkOptions(options: RequestOptions | undefined): CheckedOptions {
-    const { signal, headers, retry } = options ?? {};
+    // `null` from plain JavaScript reads as none given.
+    if (options === undefined || options === null) return this.#clientOptions;
+    const { signal, headers, retry } = options;
     const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
     if (signal !== undefined && !isAbortSignal(signal)) throw optionError('invalid_type', 'signal', 'signal must be an AbortSignal');
     if (!isValidTimeout(timeoutMs))
@@ -140,12 +145,9 @@ export class Sender {
       // Also ends a custom fetch that ignores signals: the key set's fetch is shared and must not hang for good.
       const http = this.#http ?? (await untilAborted(this.#loadHttp(), signal));
       const response = await untilAborted(http(path, { signal }), signal);
-      tellResponse(this.#settings.onResponse, {
-        method: 'GET',
-        path: `/${path}`,
-        status: response.status,
-        rateLimit: parseRateLimit(response.headers),
-      });
+      const { onResponse } = this.#settings;
+      if (onResponse)
+        tellResponse(onResponse, { method: 'GET', path: `/${path}`, status: response.status, rateLimit: parseRateLimit(response.headers) });
       return response;
     } catch (error) {
       if (signal.aborted || error instanceof IdPlatformError) throw error;
@@ -194,10 +196,9 @@ export class Sender {
         throw networkError(`${method} ${this.#host} ${new URL(path, `${this.#settings.prefixUrl}/`).pathname}`, error, prepared.secrets);
       }
       const answer: Answer = { response, body: parseBody(text), rateLimit: parseRateLimit(response.headers) };
-      tellResponse(this.#settings.onResponse, { method, path: `/${path}`, status: response.status, rateLimit: answer.rateLimit });
+      const { onResponse } = this.#settings;
+      if (onResponse) tellResponse(onResponse, { method, path: `/${path}`, status: response.status, rateLimit: answer.rateLimit });
       return await call.read(answer, prepared);
-    } catch (error) {
-      throw signal?.aborted ? signal.reason : error;
     } finally {
       clearTimeout(timer);
       unlink?.();
@@ -224,8 +225,7 @@ function parseBody(text: string): unknown {
 }
 
 /** Calls `onResponse`: a hook that throws fails the call (not retried, its error as `cause`); an async hook's promise is ignored. */
-function tellResponse(onResponse: ((info: ResponseInfo) => void) | undefined, info: ResponseInfo): void {
-  if (onResponse === undefined) return;
+function tellResponse(onResponse: (info: ResponseInfo) => void, info: ResponseInfo): void {
   try {
     const answer: unknown = onResponse(info);
     if (answer instanceof Promise) answer.catch(() => {});

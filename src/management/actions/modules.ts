@@ -176,8 +176,8 @@ export class ActionModules {
         startPage: page,
         onPage,
         fetchPage: async (page) => {
-          const { actions, ...paging } = await this.#page(path, { page, per_page }, options);
-          return { items: actions, total: paging.total, page: paging.page, per_page: paging.per_page };
+          const answer = await this.#page(path, { page, per_page }, options);
+          return { items: answer.actions, total: answer.total, page: answer.page, per_page: answer.per_page };
         },
       }),
     );

@@ -1,5 +1,6 @@
 import { type CryptoKey, importJWK, importPKCS8, type JWK, SignJWT } from 'jose';
 import { ConfigurationError } from '../../errors.js';
+import { loadOnce } from '../../load-once.js';
 import type { ClientAssertionSigningAlg, ClientAssertionSigningKey } from './signing-key.js';
 import type { ClientAuthentication } from './types.js';
 
@@ -29,17 +30,18 @@ export function privateKeyJwt(
   alg: ClientAssertionSigningAlg = 'RS256',
   now: () => number = Date.now,
 ): ClientAuthentication {
-  let key: Promise<CryptoKey | Uint8Array> | undefined;
+  // A key that failed to import is not kept: the next attempt tries again.
+  const key = loadOnce(() =>
+    importSigningKey(signingKey, alg).catch((error: unknown) => {
+      if (error instanceof ConfigurationError) throw error;
+      throw new ConfigurationError(`\`clientAssertionSigningKey\` could not be used as a ${alg} private key`, { cause: error });
+    }),
+  );
   // A JWK's `kid` names the key among those the client registered (key rotation): sent in the header.
   const kid = isJwk(signingKey) && signingKey.kid ? signingKey.kid : undefined;
   return {
     method: 'private_key_jwt',
     apply: async ({ body }, issuer) => {
-      key ??= importSigningKey(signingKey, alg).catch((error: unknown) => {
-        key = undefined;
-        if (error instanceof ConfigurationError) throw error;
-        throw new ConfigurationError(`\`clientAssertionSigningKey\` could not be used as a ${alg} private key`, { cause: error });
-      });
       const issuedAt = Math.floor(now() / 1000);
       const jwt = new SignJWT({})
         .setProtectedHeader(kid === undefined ? { alg, typ: 'JWT' } : { alg, typ: 'JWT', kid })
@@ -49,7 +51,7 @@ export function privateKeyJwt(
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + ASSERTION_LIFETIME_SECONDS)
         .setJti(crypto.randomUUID());
-      const signWith = await key;
+      const signWith = await key();
       let assertion: string;
       try {
         assertion = await jwt.sign(signWith);
