@@ -67,8 +67,8 @@ export class Transport {
       // Waits for the bucket before taking a token, which could expire meanwhile.
       before: ({ signal, policy: { maxDelayMs }, timeoutMs }) =>
         waitForRateLimit(this.#rateLimiter, this.#rateLimitKey, signal, { maxDelayMs }, Math.min(MAX_TIMER_MS, maxDelayMs + timeoutMs)),
-      prepare: async (signal): Promise<Prepared> => {
-        const token = await tokens.getToken(signal);
+      prepare: async (): Promise<Prepared> => {
+        const token = await tokens.getToken();
         const checking = this.#checkScope(token, request.scope);
         if (checking) await checking; // a token read before is checked at once
         return { headers: { authorization: `Bearer ${token}` }, body: request.body, secrets: [token] };

@@ -12,6 +12,7 @@ import {
   TokenRequestError,
 } from '../../src/management/index.js';
 import { createFakeClock } from '../helpers/clock.js';
+import { deferred } from '../helpers/deferred.js';
 import { API, DOMAIN, ORIGIN, recordRequests, useMswServer } from '../helpers/server.js';
 
 const server = useMswServer();
@@ -223,6 +224,41 @@ describe('client-credentials tokens', () => {
   it('refuses a zero timeout at once with a token function that never answers (its deadline is not lost)', async () => {
     const management = client({ token: () => new Promise<string>(() => {}), clientId: undefined, clientSecret: undefined });
     await expect(management.guardian.phone.getMessageTypes({ timeoutMs: 0 })).rejects.toBeInstanceOf(RequestValidationError);
+  });
+
+  it('stops a call whose signal aborts while the shared token request runs; that request goes on and serves the next call', async () => {
+    const answer = deferred<void>();
+    let issued = 0;
+    server.use(
+      http.post(`${ORIGIN}/oauth/token`, async () => {
+        await answer.promise;
+        return HttpResponse.json({ access_token: `token-${++issued}`, token_type: 'Bearer', expires_in: 86_400 });
+      }),
+      http.get(`${API}/guardian/factors/phone/message-types`, () => HttpResponse.json({ message_types: ['sms'] })),
+    );
+    const management = client();
+    const controller = new AbortController();
+    const leaving = management.guardian.phone.getMessageTypes({ signal: controller.signal });
+    const staying = management.guardian.phone.getMessageTypes();
+    await expect.poll(() => tokenRequests().length).toBe(1);
+    const reason = new Error('caller left');
+    controller.abort(reason);
+    await expect(leaving).rejects.toBe(reason);
+    const next = management.guardian.phone.getMessageTypes();
+    answer.resolve();
+    await expect(staying).resolves.toEqual({ message_types: ['sms'] });
+    await expect(next).resolves.toEqual({ message_types: ['sms'] });
+    expect(tokenRequests()).toHaveLength(1);
+    expect(apiRequests().map((request) => request.headers.get('authorization'))).toEqual(['Bearer token-1', 'Bearer token-1']);
+  });
+
+  it('ends the wait for a token function that never answers when the signal aborts, with its reason', async () => {
+    const management = client({ token: () => new Promise<string>(() => {}), clientId: undefined, clientSecret: undefined });
+    const controller = new AbortController();
+    const pending = management.guardian.phone.getMessageTypes({ signal: controller.signal });
+    const reason = new Error('stopped');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
   });
 
   it('rejects with the caller’s abort reason even when it is not an Error', async () => {

@@ -160,13 +160,21 @@ export class Sender {
     if (signal?.aborted) throw signal.reason;
     const { method, path } = call;
     const attempt = new AbortController();
-    const timer = setTimeout(() => attempt.abort(timeoutAfter(timeoutMs, `${method} /${path} timed out after ${timeoutMs} ms`)), timeoutMs);
-    const unlink = signal && whenAborted(signal, () => attempt.abort(signal.reason));
+    // Rejects when the attempt is cut short: each step races it, so a preparation, fetch or body that ignores the signal ends too.
+    let cutShort!: (reason: unknown) => void;
+    const stopped = new Promise<never>((_, reject) => {
+      cutShort = (reason) => {
+        attempt.abort(reason);
+        reject(reason);
+      };
+    });
+    stopped.catch(ignore);
+    const timer = setTimeout(() => cutShort(timeoutAfter(timeoutMs, `${method} /${path} timed out after ${timeoutMs} ms`)), timeoutMs);
+    const unlink = signal && whenAborted(signal, () => cutShort(signal.reason));
     try {
-      // A preparation that hangs (a `token` function, a signing) ends with the attempt.
-      const prepared = await untilAborted(Promise.resolve(call.prepare(attempt.signal)), attempt.signal);
+      const prepared = await Promise.race([call.prepare(attempt.signal), stopped]);
       const { body } = prepared;
-      const http = this.#http ?? (await untilAborted(this.#loadHttp(), attempt.signal));
+      const http = this.#http ?? (await Promise.race([this.#loadHttp(), stopped]));
       const exchange = http(call.query?.size ? `${path}?${call.query}` : path, {
         method,
         // The body's own type, whatever `Content-Type` the caller's headers name.
@@ -179,7 +187,7 @@ export class Sender {
       }).then(async (response) => {
         if (attempt.signal.aborted) {
           // A fetch that ignores signals answered late: its body is cancelled, so the runtime closes the connection.
-          response.body?.cancel().catch(() => {});
+          response.body?.cancel().catch(ignore);
           throw attempt.signal.reason;
         }
         return [response, await response.text()] as const;
@@ -187,8 +195,7 @@ export class Sender {
       let response: Response;
       let text: string;
       try {
-        // Also ends a fetch that ignores signals, or a body that does.
-        [response, text] = await untilAborted(exchange, attempt.signal);
+        [response, text] = await Promise.race([exchange, stopped]);
       } catch (error) {
         // No answer: whatever fetch or the body's stream threw, an SDK error of a custom fetch's too.
         // Aborted: by the caller (the reason, thrown below) or by the timer (its TimeoutError).
@@ -214,6 +221,8 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 function optionError(code: string, name: string, message: string): RequestValidationError {
   return new RequestValidationError([{ code, path: [name], message }]);
 }
+
+function ignore(): void {}
 
 function parseBody(text: string): unknown {
   if (text === '') return undefined;

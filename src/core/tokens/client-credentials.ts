@@ -1,4 +1,4 @@
-import { type Clock, untilAborted, withDeadline } from '../clock.js';
+import { type Clock, withDeadline } from '../clock.js';
 import { TokenRequestError } from '../errors.js';
 import { isSendableHeaderValue } from '../http/headers.js';
 import { isWorkerd } from '../options.js';
@@ -37,7 +37,7 @@ export const TOKEN_LOCK_POLL_MS = 50;
 
 /**
  * Fetches client-credentials tokens and caches them until `min(maxSkewMs, lifetime / 10)` plus a second before expiry (at most half the
- * lifetime early). Concurrent callers share one request that no caller owns: one whose signal aborts stops waiting, and the token is kept.
+ * lifetime early). Concurrent callers share one request that no caller owns: a call that stops waiting (its signal, its timer) leaves it running, and the token is kept.
  * Failures are not cached. In workerd a call never joins another's request: I/O started for one request cannot be awaited by another.
  */
 export class ClientCredentialsTokenProvider implements TokenProvider {
@@ -51,7 +51,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
     this.#options = options;
   }
 
-  getToken(signal?: AbortSignal): Promise<string> {
+  getToken(): Promise<string> {
     const fetched = this.#fetched;
     if (fetched !== undefined && fetched.goodUntil > this.#options.clock.now() && !this.#rejected.has(fetched.token)) {
       return Promise.resolve(fetched.token);
@@ -64,7 +64,7 @@ export class ClientCredentialsTokenProvider implements TokenProvider {
       };
       started.then(settled, settled);
     }
-    return untilAborted(this.#pending, signal);
+    return this.#pending;
   }
 
   reject(token: string): boolean {

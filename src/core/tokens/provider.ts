@@ -1,12 +1,11 @@
-import { untilAborted } from '../clock.js';
 import { TokenRequestError } from '../errors.js';
 import { isSendableHeaderValue } from '../http/headers.js';
 import { loadOnce } from '../load-once.js';
 
 /** Where a `ManagementClient` gets the bearer token of each request. */
 export interface TokenProvider {
-  /** The token to send now; rejects with the signal's reason when `signal` aborts (a shared request goes on). */
-  getToken(signal?: AbortSignal): Promise<string>;
+  /** The token to send now. A call stops waiting on its own signal or timer (the sender races each attempt's steps), not here. */
+  getToken(): Promise<string>;
   /** Called when the API answered 401 to `token`: `true` when another token can be had (the request is then replayed once). */
   reject(token: string): boolean;
 }
@@ -52,7 +51,7 @@ export function callerTokenProvider(source: TokenSource): TokenProvider {
     }
     return token;
   };
-  return { getToken: (signal) => untilAborted(call(), signal), reject: () => false };
+  return { getToken: call, reject: () => false };
 }
 
 /** A provider loaded on the first `getToken` (a chunk `token` apps never load); a failed load throws `TokenRequestError`, then retries. */
@@ -63,13 +62,14 @@ export function lazyTokenProvider(load: () => Promise<TokenProvider>): TokenProv
     return loaded;
   });
   return {
-    getToken: (signal) => {
-      if (loaded) return loaded.getToken(signal);
-      const ready = loadProvider().catch((error: unknown) => {
-        throw new TokenRequestError(error);
-      });
-      return untilAborted(ready, signal).then((provider) => provider.getToken(signal));
-    },
+    getToken: () =>
+      loaded?.getToken() ??
+      loadProvider().then(
+        (provider) => provider.getToken(),
+        (error: unknown) => {
+          throw new TokenRequestError(error);
+        },
+      ),
     reject: (token) => loaded?.reject(token) ?? false,
   };
 }

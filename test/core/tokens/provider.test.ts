@@ -18,15 +18,6 @@ describe('callerTokenProvider', () => {
     expect(await tokens.getToken()).toBe('caller-token-2');
   });
 
-  it('ends the wait for a function that hangs when the signal aborts, with its reason, and leaves no listener of its own', async () => {
-    const tokens = callerTokenProvider(() => new Promise<string>(() => {})); // never answers
-    const controller = new AbortController();
-    const pending = tokens.getToken(controller.signal);
-    const reason = new Error('stopped');
-    controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
-  });
-
   it('refuses a token no Authorization header can carry (a newline from a file), without showing it', async () => {
     const error = await callerTokenProvider(() => 'secret-token\n')
       .getToken()
@@ -54,11 +45,9 @@ describe('lazyTokenProvider', () => {
     const load = vi.fn(async () => inner);
     const tokens = lazyTokenProvider(load);
     expect(load).not.toHaveBeenCalled();
-    const signal = new AbortController().signal;
-    expect(await Promise.all([tokens.getToken(signal), tokens.getToken()])).toEqual(['token-1', 'token-1']);
+    expect(await Promise.all([tokens.getToken(), tokens.getToken()])).toEqual(['token-1', 'token-1']);
     expect(await tokens.getToken()).toBe('token-1');
     expect(load).toHaveBeenCalledTimes(1);
-    expect(inner.getToken).toHaveBeenCalledWith(signal);
     expect(inner.getToken).toHaveBeenCalledTimes(3);
   });
 
@@ -80,14 +69,5 @@ describe('lazyTokenProvider', () => {
     expect((error as TokenRequestError).cause).toBe(failure);
     expect(await tokens.getToken()).toBe('token-2');
     expect(load).toHaveBeenCalledTimes(2);
-  });
-
-  it('rejects with the signal’s reason when the signal aborts while it loads', async () => {
-    const tokens = lazyTokenProvider(() => new Promise(() => {}));
-    const controller = new AbortController();
-    const pending = tokens.getToken(controller.signal);
-    const reason = new Error('stop');
-    controller.abort(reason);
-    await expect(pending).rejects.toBe(reason);
   });
 });
