@@ -37,8 +37,9 @@ export const TOKEN_LOCK_POLL_MS = 50;
 
 /**
  * Fetches client-credentials tokens and caches them until `min(maxSkewMs, lifetime / 10)` plus a second before expiry (at most half the
- * lifetime early). Concurrent callers share one request that no caller owns: a call that stops waiting (its signal, its timer) leaves it running, and the token is kept.
- * Failures are not cached. In workerd a call never joins another's request: I/O started for one request cannot be awaited by another.
+ * lifetime early). Concurrent callers share one request that no caller owns: a call that stops waiting (its signal, its timer) leaves
+ * it running, and the token is kept. Failures are not cached. In workerd a call never joins another's request: I/O started for one
+ * request cannot be awaited by another.
  */
 export class ClientCredentialsTokenProvider implements TokenProvider {
   readonly #options: ClientCredentialsOptions;
