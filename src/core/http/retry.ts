@@ -29,7 +29,7 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
     return await attempt();
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (policy.maxRetries === 0) throw explained(error, 'retries are off');
+    if (policy.maxRetries === 0) throw explained(error, 'retries are off', context.clock);
     if (!(await waitBeforeRetry(error, 1, context))) throw error;
     first = error;
   }
@@ -50,7 +50,7 @@ export async function withRetry<T>(attempt: () => Promise<T>, context: RetryCont
   } catch (error) {
     // p-retry wraps an abort reason that is not an Error; callers get the reason they gave.
     if (signal?.aborted) throw signal.reason;
-    throw explained(error, `still limited after ${policy.maxRetries} ${policy.maxRetries === 1 ? 'retry' : 'retries'}`);
+    throw explained(error, `still limited after ${policy.maxRetries} ${policy.maxRetries === 1 ? 'retry' : 'retries'}`, context.clock);
   }
 }
 
@@ -60,17 +60,17 @@ async function waitBeforeRetry(error: unknown, retryNumber: number, context: Ret
   const wait = retryWait(error, retryNumber, context);
   if (wait === undefined) return false;
   if (wait.mandatedMs > policy.maxDelayMs) {
-    throw explained(error, `not retried: the wait is longer than retry.maxDelayMs (${policy.maxDelayMs} ms)`);
+    throw explained(error, `not retried: the wait is longer than retry.maxDelayMs (${policy.maxDelayMs} ms)`, clock);
   }
   await clock.sleep(Math.min(wait.ms, policy.maxDelayMs), signal);
   return true;
 }
 
 /** A final `RateLimitError`, its message saying when the limit resets and `why` the SDK gave up; any other error as it is. */
-function explained(error: unknown, why: string): unknown {
+function explained(error: unknown, why: string, clock: Clock): unknown {
   if (!(error instanceof RateLimitError)) return error;
   const { reset } = error.rateLimit;
-  const inSeconds = Math.max(0, Math.ceil((reset.getTime() - Date.now()) / 1000));
+  const inSeconds = Math.max(0, Math.ceil((reset.getTime() - clock.now()) / 1000));
   return new RateLimitError({
     ...error,
     message: `${error.message} (the limit resets at ${reset.toISOString()}, in ${inSeconds} s; ${why})`,

@@ -115,7 +115,7 @@ export class Sender {
     // `null` from plain JavaScript reads as none given.
     if (options === undefined || options === null) return this.#clientOptions;
     const { signal, headers, retry } = options;
-    const timeoutMs = options?.timeoutMs ?? this.#settings.timeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.#settings.timeoutMs;
     if (signal !== undefined && !isAbortSignal(signal)) throw optionError('invalid_type', 'signal', 'signal must be an AbortSignal');
     if (!isValidTimeout(timeoutMs))
       throw optionError('invalid_timeout', 'timeoutMs', `timeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
@@ -143,8 +143,10 @@ export class Sender {
   async fetch(path: string, signal: AbortSignal): Promise<Response> {
     try {
       // Also ends a custom fetch that ignores signals: the key set's fetch is shared and must not hang for good.
-      const http = this.#http ?? (await untilAborted(this.#loadHttp(), signal));
-      const response = await untilAborted(http(path, { signal }), signal);
+      const response = await untilAborted(
+        this.#loadHttp().then((http) => http(path, { signal })),
+        signal,
+      );
       const { onResponse } = this.#settings;
       if (onResponse)
         tellResponse(onResponse, { method: 'GET', path: `/${path}`, status: response.status, rateLimit: parseRateLimit(response.headers) });
@@ -237,7 +239,7 @@ function parseBody(text: string): unknown {
 function tellResponse(onResponse: (info: ResponseInfo) => void, info: ResponseInfo): void {
   try {
     const answer: unknown = onResponse(info);
-    if (answer instanceof Promise) answer.catch(() => {});
+    if (answer instanceof Promise) answer.catch(ignore);
   } catch (error) {
     throw new IdPlatformError('The onResponse hook threw', { cause: error });
   }
