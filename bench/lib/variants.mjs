@@ -7,7 +7,7 @@
  * - kyAlone: a ky instance with the options the SDK's sender gives its own (prefix
  *   URL, `accept` and `user-agent` headers, no retry, no timeout, no thrown HTTP
  *   errors, redirects not followed), one bearer header and a fresh abort signal per
- *   call as the SDK sends, the body read with `.text()` and `JSON.parse`: everything
+ *   call handed to fetch as the SDK hands it, the body read with `.text()` and `JSON.parse`: everything
  *   the SDK does below its own code, with none of it;
  * - auth0: auth0@7's `ManagementClient`, the reference SDK;
  * - validating / unvalidated: idplatform's `ManagementClient` (the built `dist/`,
@@ -108,8 +108,9 @@ export async function createVariant(name, port) {
       const path = `organizations/${ORG_ID}/invitations?page=0&per_page=${PER_PAGE}&include_totals=true`;
       const headers = { authorization: `Bearer ${token}` };
       return async () => {
-        // A fresh signal per call, as the SDK passes one per attempt.
-        const response = await http(path, { headers, signal: new AbortController().signal });
+        // A fresh signal per call, given to fetch through ky's `fetch` option, as the SDK passes one per attempt.
+        const { signal } = new AbortController();
+        const response = await http(path, { headers, fetch: (input, init) => fetch(input, { ...init, signal }) });
         const text = await response.text();
         if (!response.ok) throw new Error(`ky alone: HTTP ${response.status}`);
         return JSON.parse(text).invitations;

@@ -39,7 +39,7 @@ export function resolveRetryPolicy(
   return { maxRetries, maxDelayMs };
 }
 
-/** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's). */
+/** A `fetch`-compatible function (the global one, an mTLS-aware one, or a test's), called as `fetch(request, init)`: `init.signal` aborts. */
 export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
 
 /** Whether `value` is a usable timeout: more than 0 and at most {@link MAX_TIMER_MS} milliseconds. */

@@ -87,7 +87,6 @@ export class Sender {
     const userAgent = runtimeName();
     this.#kyOptions = {
       prefixUrl: settings.prefixUrl,
-      ...(settings.fetch && { fetch: settings.fetch as typeof fetch }),
       headers: {
         accept: 'application/json',
         ...(userAgent && { 'user-agent': `idplatform/${VERSION} ${userAgent}` }),
@@ -143,10 +142,8 @@ export class Sender {
   async fetch(path: string, signal: AbortSignal): Promise<Response> {
     try {
       // Also ends a custom fetch that ignores signals: the key set's fetch is shared and must not hang for good.
-      const response = await untilAborted(
-        this.#loadHttp().then((http) => http(path, { signal })),
-        signal,
-      );
+      const answered = this.#loadHttp().then((http) => http(path, { fetch: this.#fetchUntil(signal) }));
+      const response = await untilAborted(answered, signal);
       const { onResponse } = this.#settings;
       if (onResponse)
         tellResponse(onResponse, { method: 'GET', path: `/${path}`, status: response.status, rateLimit: parseRateLimit(response.headers) });
@@ -155,6 +152,11 @@ export class Sender {
       if (signal.aborted || error instanceof IdPlatformError) throw error;
       throw networkError(`GET ${this.#host} /${path}`, error, []);
     }
+  }
+
+  /** A fetch that aborts on `signal`, which ky is not given: ky would join it to a signal of its own with `AbortSignal.any` every time. */
+  #fetchUntil(signal: AbortSignal): typeof fetch {
+    return (input, init) => (this.#settings.fetch ?? globalThis.fetch)(input as Request, { ...init, signal });
   }
 
   async #attempt<T>(call: SenderCall<T>, { signal, timeoutMs, headers }: CheckedOptions): Promise<T | typeof SEND_AGAIN> {
@@ -185,7 +187,7 @@ export class Sender {
             ? { ...headers, ...prepared.headers }
             : { ...headers, ...prepared.headers, 'content-type': 'json' in body ? 'application/json' : FORM },
         ...(body !== undefined && ('json' in body ? { json: body.json } : { body: body.form })),
-        signal: attempt.signal,
+        fetch: this.#fetchUntil(attempt.signal),
       }).then(async (response) => {
         if (attempt.signal.aborted) {
           // A fetch that ignores signals answered late: its body is cancelled, so the runtime closes the connection.

@@ -28,11 +28,12 @@ function exchange(on: Sender, call: Partial<SenderCall<Answer>> = {}): Promise<A
   return on.send<Answer>({ method: 'GET', path: 'things', prepare: () => ({ secrets: [] }), read: (answer) => answer, ...call });
 }
 
-/** A fetch that never answers; like the real one, it rejects with the abort reason once the request's signal aborts. */
-const hangingFetch: FetchLike = (request) =>
+/** A fetch that never answers; like the real one, it rejects with the abort reason once its signal (`init`'s, else the request's) aborts. */
+const hangingFetch: FetchLike = (request, init) =>
   new Promise<Response>((_resolve, reject) => {
-    if (request.signal.aborted) reject(request.signal.reason);
-    request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+    const signal = init?.signal ?? request.signal;
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 
 /** A response whose body sends half a JSON document, then stalls. */
@@ -165,6 +166,20 @@ describe('Sender', () => {
       );
       await vi.advanceTimersByTimeAsync(50);
       await assertion;
+    });
+
+    it('aborts the signal a custom fetch is given in init when the attempt times out, with the timeout as reason', async () => {
+      vi.useFakeTimers();
+      const signals: (AbortSignal | null | undefined)[] = [];
+      const fetch: FetchLike = (request, init) => {
+        signals.push(init?.signal);
+        return hangingFetch(request, init);
+      };
+      const assertion = expect(exchange(sender({ fetch, timeoutMs: 50 }))).rejects.toBeInstanceOf(TimeoutError);
+      await vi.advanceTimersByTimeAsync(50);
+      await assertion;
+      expect(signals).toHaveLength(1);
+      expect(signals[0]).toSatisfy((signal: AbortSignal | undefined) => signal?.aborted === true && signal.reason.name === 'TimeoutError');
     });
 
     it('covers reading the body, even when the body ignores the signal', async () => {
