@@ -7,8 +7,8 @@
  * - kyAlone: a ky instance with the options the SDK's sender gives its own (prefix
  *   URL, `accept` and `user-agent` headers, no retry, no timeout, no thrown HTTP
  *   errors, redirects not followed), one bearer header and a fresh abort signal per
- *   call handed to fetch as the SDK hands it, the body read with `.text()` and `JSON.parse`: everything
- *   the SDK does below its own code, with none of it;
+ *   call handed to fetch as the SDK hands it, the body read with `.text()` and
+ *   `JSON.parse`: everything the SDK does below its own code, with none of it;
  * - auth0: auth0@7's `ManagementClient`, the reference SDK;
  * - validating / unvalidated: idplatform's `ManagementClient` (the built `dist/`,
  *   imported as `idplatform/management`) with and without response validation.
